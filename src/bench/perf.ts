@@ -1,0 +1,83 @@
+import { MemoryEngine } from "../core/engine.js";
+import type { Embedder } from "../core/ports.js";
+import { SteppedClock } from "../eval/runner.js";
+import type { LanceStore } from "../stores/lancedb/lanceStore.js";
+import { syntheticMemory, syntheticQuery } from "./synthetic.js";
+
+export interface PerfRow {
+  n: number;
+  write_per_s: number;
+  recall_p50_ms: number;
+  recall_p95_ms: number;
+  disk_bytes: number;
+  peak_rss_bytes: number;
+}
+
+export interface PerfOptions {
+  ns: number[];
+  embedder: Embedder;
+  newStore: (n: number) => Promise<LanceStore>;
+  disposeStore?: (store: LanceStore) => Promise<void>;
+  /** Single writes through the full write path (dedup, supersede) timed for write_per_s. */
+  writeSample?: number;
+  queries?: number;
+  onProgress?: (message: string) => void;
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
+}
+
+/**
+ * For each size: fill a fresh LanceDB store (bulk import of synthetic memories), time single writes
+ * through the full write path, then time warm recalls (query embedding included).
+ */
+export async function runPerf(options: PerfOptions): Promise<PerfRow[]> {
+  const rows: PerfRow[] = [];
+  for (const n of options.ns) {
+    const clock = new SteppedClock(Date.UTC(2026, 0, 1));
+    const store = await options.newStore(n);
+    const engine = new MemoryEngine({ store, embedder: options.embedder, clock }, { defaultScope: "project:bench", actor: "bench" });
+    await engine.open();
+    try {
+      const sample = Math.min(n, options.writeSample ?? 300);
+      const bulk = n - sample;
+      for (let i = 0; i < bulk; i += 5000) {
+        const batch = [];
+        for (let j = i; j < Math.min(bulk, i + 5000); j++) batch.push(syntheticMemory(j));
+        await engine.importMemories(batch);
+        options.onProgress?.(`n=${n}: imported ${Math.min(bulk, i + 5000)}`);
+      }
+      await store.optimize();
+      const t0 = performance.now();
+      for (let i = bulk; i < n; i++) {
+        clock.set(clock.now() + 60_000);
+        await engine.write(syntheticMemory(i));
+      }
+      const writePerS = sample / ((performance.now() - t0) / 1000);
+      await store.optimize();
+      const queries = options.queries ?? 200;
+      for (let i = 0; i < 20; i++) await engine.recall({ query: syntheticQuery(i), k: 10 });
+      const times: number[] = [];
+      for (let i = 0; i < queries; i++) {
+        const t = performance.now();
+        await engine.recall({ query: syntheticQuery(i + 7), k: 10 });
+        times.push(performance.now() - t);
+      }
+      times.sort((a, b) => a - b);
+      rows.push({
+        n,
+        write_per_s: Math.round(writePerS * 10) / 10,
+        recall_p50_ms: Math.round(percentile(times, 0.5) * 10) / 10,
+        recall_p95_ms: Math.round(percentile(times, 0.95) * 10) / 10,
+        disk_bytes: await store.diskBytes(),
+        peak_rss_bytes: process.resourceUsage().maxRSS * 1024,
+      });
+      options.onProgress?.(`n=${n}: done`);
+    } finally {
+      await engine.close();
+      await options.disposeStore?.(store);
+    }
+  }
+  return rows;
+}

@@ -1,0 +1,102 @@
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { CATEGORY_NAMES, parseLocomo, runLocomo } from "../../bench/locomo.js";
+import { runPerf } from "../../bench/perf.js";
+import { HindsightError } from "../../core/errors.js";
+import type { MemoryStore } from "../../core/ports.js";
+import { embedderFromEnv } from "../../server/runtime.js";
+import { LanceStore } from "../../stores/lancedb/lanceStore.js";
+import { InMemoryStore } from "../../stores/memory/memoryStore.js";
+import { print, printJson } from "../output.js";
+
+function numberList(value: string, field: string): number[] {
+  const xs = value.split(",").map((s) => Number(s.trim()));
+  if (xs.length === 0 || xs.some((x) => !Number.isInteger(x) || x <= 0)) {
+    throw new HindsightError("INVALID_INPUT", `${field}: expected positive integers separated by commas, got "${value}"`, { field });
+  }
+  return xs;
+}
+
+export async function benchCommand(argv: string[]): Promise<number> {
+  const [which, ...rest] = argv;
+  if (which === "locomo") return benchLocomo(rest);
+  if (which === "perf") return benchPerf(rest);
+  throw new HindsightError("INVALID_INPUT", `bench: expected "locomo" or "perf", got "${which ?? ""}"`, { field: "bench" });
+}
+
+async function benchLocomo(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { k: { type: "string", default: "5,10" }, conversations: { type: "string" }, json: { type: "boolean" }, store: { type: "string", default: "lancedb" } },
+  });
+  const path = positionals[0];
+  if (!path) throw new HindsightError("INVALID_INPUT", "bench locomo: give the LoCoMo JSON file", { field: "FILE" });
+  const samples = parseLocomo(JSON.parse(await readFile(path, "utf8")));
+  const root = await mkdtemp(join(tmpdir(), "hindsight-locomo-"));
+  try {
+    const result = await runLocomo(samples, {
+      ks: numberList(values.k, "--k"),
+      ...(values.conversations ? { conversations: numberList(values.conversations, "--conversations")[0] as number } : {}),
+      embedder: embedderFromEnv(),
+      newStore: async (id): Promise<MemoryStore> => (values.store === "memory" ? new InMemoryStore() : new LanceStore({ dir: join(root, id) })),
+      onProgress: (m) => process.stderr.write(`${m}\n`),
+    });
+    if (values.json) {
+      const { extra: _extra, ...shape } = result;
+      printJson(shape);
+      return 0;
+    }
+    const ks = result.k;
+    print(`LoCoMo evidence recall (${result.questions} questions, ${result.extra.turns} turns, ${result.extra.memories} memories)`);
+    print(`category           n    ${ks.map((k) => `R@${k}`.padStart(7)).join("")}`);
+    for (const [c, byK] of Object.entries(result.by_category)) {
+      const name = `${c} ${CATEGORY_NAMES[c] ?? ""}`.padEnd(16);
+      print(`${name} ${String(result.extra.questionsByCategory[c]).padStart(4)}  ${ks.map((k) => String(byK[String(k)]).padStart(7)).join("")}`);
+    }
+    print(`overall          ${String(result.questions).padStart(4)}  ${ks.map((k) => String(result.overall[String(k)]).padStart(7)).join("")}`);
+    print(`mean of cats           ${ks.map((k) => String(result.extra.meanOfCategories[String(k)]).padStart(7)).join("")}`);
+    print(`all-evidence hit       ${ks.map((k) => String(result.extra.allHit[String(k)]).padStart(7)).join("")}`);
+    print(`dia_ids linked         ${ks.map((k) => String(result.extra.linkedPerQuestion[String(k)]).padStart(7)).join("")}`);
+    print(`ingest ${result.extra.ingestSeconds}s, recall p50 ${result.extra.recallMsP50} ms`);
+    return 0;
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+}
+
+async function benchPerf(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: { n: { type: "string", default: "1000,10000" }, json: { type: "boolean" }, queries: { type: "string", default: "200" }, "write-sample": { type: "string", default: "300" } },
+  });
+  const root = await mkdtemp(join(tmpdir(), "hindsight-perf-"));
+  try {
+    const rows = await runPerf({
+      ns: numberList(values.n, "--n"),
+      embedder: embedderFromEnv(),
+      queries: numberList(values.queries, "--queries")[0] as number,
+      writeSample: numberList(values["write-sample"], "--write-sample")[0] as number,
+      newStore: async (n) => new LanceStore({ dir: join(root, `n${n}`) }),
+      disposeStore: async (store) => {
+        await store.close();
+      },
+      onProgress: (m) => process.stderr.write(`${m}\n`),
+    });
+    if (values.json) {
+      printJson({ results: rows });
+      return 0;
+    }
+    print("n          write/s  recall p50  recall p95   disk MB   peak RSS MB");
+    for (const r of rows) {
+      print(
+        `${String(r.n).padEnd(9)} ${String(r.write_per_s).padStart(8)} ${String(r.recall_p50_ms).padStart(8)} ms ${String(r.recall_p95_ms).padStart(8)} ms ${(r.disk_bytes / 1e6).toFixed(1).padStart(9)} ${(r.peak_rss_bytes / 1e6).toFixed(0).padStart(11)}`,
+      );
+    }
+    return 0;
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+}

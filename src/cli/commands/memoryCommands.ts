@@ -1,0 +1,104 @@
+import { parseArgs } from "node:util";
+import { HindsightError } from "../../core/errors.js";
+import { MEMORY_TYPES, type MemoryType } from "../../core/model/memory.js";
+import { scopeForFolder } from "../../server/paths.js";
+import { openLocalEngine } from "../../server/runtime.js";
+import { describeMemory, print, printJson } from "../output.js";
+
+const COMMON = {
+  scope: { type: "string" },
+  data: { type: "string" },
+  json: { type: "boolean" },
+  verbose: { type: "boolean" },
+} as const;
+
+function memoryType(value: string | undefined, field: string): MemoryType | undefined {
+  if (value === undefined) return undefined;
+  if (!(MEMORY_TYPES as readonly string[]).includes(value)) {
+    throw new HindsightError("INVALID_INPUT", `${field}: must be one of ${MEMORY_TYPES.join(", ")}`, { field });
+  }
+  return value as MemoryType;
+}
+
+async function withEngine<T>(values: { scope?: string | undefined; data?: string | undefined; verbose?: boolean | undefined }, fn: (engine: Awaited<ReturnType<typeof openLocalEngine>>["engine"]) => Promise<T>): Promise<T> {
+  const { engine } = await openLocalEngine({
+    scope: values.scope ?? scopeForFolder(process.cwd()),
+    ...(values.data ? { dataDir: values.data } : {}),
+    verbose: values.verbose ?? false,
+  });
+  try {
+    return await fn(engine);
+  } finally {
+    await engine.close();
+  }
+}
+
+export async function rememberCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { ...COMMON, type: { type: "string" }, subject: { type: "string" }, confidence: { type: "string" }, "valid-until": { type: "string" } },
+  });
+  const content = positionals.join(" ");
+  return withEngine(values, async (engine) => {
+    const r = await engine.write({
+      content,
+      type: memoryType(values.type, "--type"),
+      subject: values.subject,
+      confidence: values.confidence === undefined ? undefined : Number(values.confidence),
+      validUntil: values["valid-until"],
+      source: "user",
+    });
+    if (values.json) printJson(r);
+    else print(`${r.action}${r.id ? ` ${r.id}` : ""}: ${r.reason}`);
+    return 0;
+  });
+}
+
+export async function recallCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { ...COMMON, k: { type: "string", short: "k" }, type: { type: "string" } } });
+  return withEngine(values, async (engine) => {
+    const type = memoryType(values.type, "--type");
+    const r = await engine.recall({ query: positionals.join(" "), k: values.k === undefined ? undefined : Number(values.k), ...(type ? { types: [type] } : {}) });
+    if (values.json) printJson(r);
+    else print(r.text);
+    return 0;
+  });
+}
+
+export async function forgetCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { ...COMMON, id: { type: "string", multiple: true }, match: { type: "string", multiple: true } },
+  });
+  return withEngine(values, async (engine) => {
+    const query = positionals.join(" ").trim();
+    const r = await engine.forget({
+      ...(values.id ? { ids: values.id } : {}),
+      ...(values.match ? { match: values.match } : {}),
+      ...(query ? { query } : {}),
+    });
+    if (values.json) printJson(r);
+    else print(`forgot ${r.forgotten} memories and ${r.turns} raw turns`);
+    return 0;
+  });
+}
+
+export async function listCommand(argv: string[]): Promise<number> {
+  const { values } = parseArgs({ args: argv, options: { ...COMMON, type: { type: "string" }, all: { type: "boolean" } } });
+  return withEngine(values, async (engine) => {
+    const type = memoryType(values.type, "--type");
+    const memories = await engine.list({
+      ...(type ? { types: [type] } : {}),
+      ...(values.all ? { statuses: ["active", "superseded", "archived", "quarantined"] } : {}),
+      includeExpired: values.all ?? false,
+    });
+    if (values.json) printJson(memories);
+    else {
+      for (const m of memories) print(describeMemory(m));
+      print(`${memories.length} memories`);
+    }
+    return 0;
+  });
+}

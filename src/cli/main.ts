@@ -1,0 +1,55 @@
+import { HindsightError } from "../core/errors.js";
+import { benchCommand } from "./commands/benchCommand.js";
+import { evalCommand } from "./commands/evalCommand.js";
+import { forgetCommand, listCommand, recallCommand, rememberCommand } from "./commands/memoryCommands.js";
+import { reembedCommand } from "./commands/reembedCommand.js";
+
+const USAGE = `hindsight — memory for coding agents
+
+  hindsight remember TEXT [--type T] [--subject S] [--confidence C] [--valid-until ISO] [--scope S]
+  hindsight recall QUERY [-k N] [--type T] [--scope S] [--json]
+  hindsight forget [QUERY] [--id ID ...] [--match WORD ...] [--scope S]
+  hindsight list [--type T] [--all] [--scope S] [--json]
+  hindsight reembed [--data DIR]
+  hindsight eval FILE [--json] [--store lancedb|memory] [--gate BASELINE.json]
+  hindsight bench locomo FILE [--k 5,10] [--conversations N] [--json]
+  hindsight bench perf [--n 1000,10000,100000] [--json]
+
+Environment: HINDSIGHT_HOME (data folder), HINDSIGHT_MODEL_DIR (local models),
+HINDSIGHT_MODEL (embedding model id), HINDSIGHT_ALLOW_DOWNLOAD=1 (fetch models from the hub).
+Scope defaults to the current git repository (project:<remote>) or folder.`;
+
+const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
+  remember: rememberCommand,
+  recall: recallCommand,
+  forget: forgetCommand,
+  list: listCommand,
+  reembed: reembedCommand,
+  eval: evalCommand,
+  bench: benchCommand,
+};
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === "help" || name === "--help" || name === "-h") {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    process.stderr.write(`hindsight: unknown command "${name}"\n\n${USAGE}\n`);
+    return 2;
+  }
+  return command(rest);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    if (HindsightError.is(err)) process.stderr.write(`hindsight: ${err.code}: ${err.message}\n`);
+    else process.stderr.write(`hindsight: ${(err as Error).stack ?? String(err)}\n`);
+    process.exitCode = 2;
+  },
+);

@@ -1,0 +1,28 @@
+import type { EngineConfig } from "./config.js";
+import type { Clock, Embedder, LlmClient, Logger, MemoryStore, ModelInfo, Reranker } from "./ports.js";
+
+/** Everything a pipeline stage needs, resolved once when the engine opens. */
+export interface EngineContext {
+  store: MemoryStore;
+  embedder: Embedder;
+  clock: Clock;
+  logger: Logger;
+  config: EngineConfig;
+  model: ModelInfo;
+  reranker: Reranker | null;
+  llm: LlmClient | null;
+  newId: () => string;
+}
+
+export const silentLogger: Logger = {
+  debug: () => undefined,
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+};
+
+export async function embedOne(ctx: EngineContext, text: string): Promise<Float32Array> {
+  const [v] = await ctx.embedder.embed([text]);
+  if (!v) throw new Error("embedder returned no vector");
+  return v;
+}

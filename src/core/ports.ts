@@ -1,0 +1,112 @@
+import type { AuditEntry, Layer, MemoryRecord, MemoryStatus, MemoryType, TurnRecord } from "./model/memory.js";
+
+/** The engine's only source of "now" (epoch ms): injected so decay and validity are testable. */
+export interface Clock {
+  now(): number;
+}
+
+export interface Logger {
+  debug(message: string, fields?: Record<string, unknown>): void;
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+}
+
+export interface ModelInfo {
+  id: string;
+  dimension: number;
+}
+
+/** Sentence embeddings: one L2-normalised vector per text, in input order. */
+export interface Embedder {
+  info(): Promise<ModelInfo>;
+  embed(texts: string[]): Promise<Float32Array[]>;
+}
+
+/** Optional cross-encoder: one relevance score in [0, 1] per document, in input order. */
+export interface Reranker {
+  readonly id: string;
+  score(query: string, documents: string[]): Promise<number[]>;
+}
+
+export interface LlmRequest {
+  system: string;
+  user: string;
+  /** JSON schema the answer must follow, for clients that support structured output. */
+  jsonSchema?: Record<string, unknown>;
+  timeoutMs?: number;
+}
+
+/** An LLM for extraction and summaries (vscode.lm, an OpenAI-compatible endpoint); may be absent. */
+export interface LlmClient {
+  readonly id: string;
+  complete(request: LlmRequest): Promise<string>;
+}
+
+export interface MemoryFilter {
+  scope?: string;
+  statuses?: MemoryStatus[];
+  types?: MemoryType[];
+  layers?: Layer[];
+  /** Only memories still valid at this time (valid_until absent or later). */
+  validAt?: number;
+  sessionId?: string;
+}
+
+export interface TurnFilter {
+  scope?: string;
+  statuses?: TurnRecord["status"][];
+}
+
+export interface Hit<T> {
+  record: T;
+  vector: Float32Array;
+  /** Cosine similarity for vector search; the store's full-text score (BM25) for text search. */
+  score: number;
+}
+
+export interface Page {
+  limit?: number;
+  offset?: number;
+}
+
+/**
+ * Persistence for memories (L1-L3), L0 turns, the audit log and the embedding-model guard.
+ * Implementations serialise their own writes: concurrent calls never corrupt or drop data.
+ */
+export interface MemoryStore {
+  /** Opens the store for this embedding model; refuses (EMBEDDING_MODEL_MISMATCH) a store written with another. */
+  open(model: ModelInfo): Promise<void>;
+  /** The model the stored vectors were made with, or null for an empty store. */
+  storedModel(): Promise<ModelInfo | null>;
+  close(): Promise<void>;
+
+  putMemories(items: Array<{ record: MemoryRecord; vector: Float32Array }>): Promise<void>;
+  /** Replaces metadata of existing memories; their vectors are kept. */
+  updateMemories(records: MemoryRecord[]): Promise<void>;
+  getMemories(ids: string[]): Promise<MemoryRecord[]>;
+  listMemories(filter: MemoryFilter, page?: Page): Promise<MemoryRecord[]>;
+  countMemories(filter: MemoryFilter): Promise<number>;
+  searchMemoriesByVector(vector: Float32Array, filter: MemoryFilter, limit: number): Promise<Array<Hit<MemoryRecord>>>;
+  searchMemoriesByText(query: string, filter: MemoryFilter, limit: number): Promise<Array<Hit<MemoryRecord>>>;
+  deleteMemories(ids: string[]): Promise<number>;
+
+  putTurns(items: Array<{ record: TurnRecord; vector: Float32Array }>): Promise<void>;
+  updateTurns(records: TurnRecord[]): Promise<void>;
+  getTurns(ids: string[]): Promise<TurnRecord[]>;
+  listTurns(filter: TurnFilter, page?: Page): Promise<TurnRecord[]>;
+  searchTurnsByVector(vector: Float32Array, filter: TurnFilter, limit: number): Promise<Array<Hit<TurnRecord>>>;
+  searchTurnsByText(query: string, filter: TurnFilter, limit: number): Promise<Array<Hit<TurnRecord>>>;
+  deleteTurns(ids: string[]): Promise<number>;
+
+  appendAudit(entry: AuditEntry): Promise<void>;
+  listAudit(page?: Page & { scope?: string }): Promise<AuditEntry[]>;
+
+  /**
+   * Re-embeds every memory and turn with another model and records it as the store's model.
+   * `embed` receives the texts to embed (memory content, turn text) in batches.
+   */
+  reembed(model: ModelInfo, embed: (texts: string[]) => Promise<Float32Array[]>): Promise<{ memories: number; turns: number }>;
+  /** Size on disk in bytes (0 for stores that are not on disk). */
+  diskBytes(): Promise<number>;
+}

@@ -1,0 +1,201 @@
+import type { EngineContext } from "../context.js";
+import { embedOne } from "../context.js";
+import type { RecallParams } from "../model/inputs.js";
+import type { MemoryRecord, TurnRecord } from "../model/memory.js";
+import type { Hit, MemoryFilter } from "../ports.js";
+import { splitSentences } from "../text/sentences.js";
+import { contentTokenSet, coverage } from "../text/tokens.js";
+import { turnText } from "../write/ingest.js";
+import type { AccessTracker } from "./access.js";
+import { formatRecall } from "./format.js";
+import { fuseRelevance, queryFeatures, type QueryFeatures } from "./relevance.js";
+import { accessBoost, finalScore, timeDecay } from "./score.js";
+import type { RecallConflict, RecalledMemory, RecallResult } from "./types.js";
+
+interface Pooled<T> {
+  record: T;
+  vector: Float32Array;
+  fullText: number;
+}
+
+/** Stage 1: vector and full-text candidates, pre-filtered, merged by id with full-text scores normalised to the best hit. */
+function pool<T extends { id: string }>(byVector: Array<Hit<T>>, byText: Array<Hit<T>>): Array<Pooled<T>> {
+  const out = new Map<string, Pooled<T>>();
+  for (const h of byVector) out.set(h.record.id, { record: h.record, vector: h.vector, fullText: 0 });
+  const best = byText.reduce((m, h) => Math.max(m, h.score), 0);
+  for (const h of byText) {
+    const norm = best > 0 ? h.score / best : 0;
+    const existing = out.get(h.record.id);
+    if (existing) existing.fullText = norm;
+    else out.set(h.record.id, { record: h.record, vector: h.vector, fullText: norm });
+  }
+  return [...out.values()];
+}
+
+export async function recallMemories(ctx: EngineContext, params: RecallParams, scope: string, access: AccessTracker): Promise<RecallResult> {
+  const now = ctx.clock.now();
+  const k = params.k ?? ctx.config.recall.defaultK;
+  const q = queryFeatures(params.query, await embedOne(ctx, params.query));
+  const filter: MemoryFilter = { scope, statuses: ["active"], validAt: now };
+  if (params.types) filter.types = params.types;
+  if (params.layers) filter.layers = params.layers;
+
+  const [byVector, byText] = await Promise.all([
+    q.cjk ? Promise.resolve([]) : ctx.store.searchMemoriesByVector(q.vector, filter, ctx.config.recall.vectorCandidates),
+    ctx.store.searchMemoriesByText(params.query, filter, ctx.config.recall.textCandidates),
+  ]);
+
+  const scored: RecalledMemory[] = [];
+  for (const c of pool(byVector, byText)) {
+    const parts = fuseRelevance(q, c.record.content, c.vector, c.fullText, ctx.config);
+    if (parts.evidence < ctx.config.recall.relevanceFloor) continue;
+    scored.push(toRecalled(ctx, c.record, parts.relevance, now, access));
+  }
+  scored.sort((a, b) => b.score - a.score);
+  const memories = withConflictPartners(scored, k);
+  const conflicts = conflictsAmong(memories, scored);
+
+  let usedFallback = false;
+  let result = memories;
+  if (memories.length === 0 && ctx.config.recall.fallbackToL0 && params.fallback !== false && !params.types && !params.layers) {
+    result = await fallbackToTurns(ctx, q, scope, k, now);
+    usedFallback = result.length > 0;
+  }
+  if (!usedFallback && result.length > 0) await access.touch(result.map((m) => m.id), now);
+  return { query: params.query, scope, memories: result, conflicts, usedFallback, text: formatRecall(result, conflicts, usedFallback) };
+}
+
+function toRecalled(ctx: EngineContext, m: MemoryRecord, relevance: number, now: number, access: AccessTracker): RecalledMemory {
+  const factors = {
+    relevance,
+    confidence: m.confidence,
+    timeDecay: timeDecay(m, now, ctx.config),
+    accessBoost: accessBoost(m.accessCount + access.pendingCount(m.id), ctx.config),
+  };
+  return {
+    id: m.id,
+    layer: m.layer,
+    type: m.type,
+    subject: m.subject,
+    content: m.content,
+    confidence: m.confidence,
+    score: finalScore(factors, ctx.config),
+    factors,
+    relevanceSource: "fused",
+    createdAt: m.createdAt,
+    confirmedAt: m.confirmedAt,
+    validUntil: m.validUntil,
+    sourceTurns: m.sourceTurns,
+    sourceRefs: m.sourceRefs,
+    conflictsWith: m.conflictsWith,
+  };
+}
+
+/** Top k, but an unresolved conflict is shown with both sides: a partner that passed the floor displaces the weakest other item. */
+function withConflictPartners(scored: RecalledMemory[], k: number): RecalledMemory[] {
+  const top = scored.slice(0, k);
+  const ids = new Set(top.map((m) => m.id));
+  for (const m of [...top]) {
+    for (const partnerId of m.conflictsWith) {
+      if (ids.has(partnerId)) continue;
+      const partner = scored.find((s) => s.id === partnerId);
+      if (!partner) continue;
+      if (top.length >= k) {
+        const idx = findLastIndex(top, (t) => t.conflictsWith.length === 0 && t.id !== m.id);
+        if (idx < 0) continue;
+        ids.delete(top[idx]!.id);
+        top.splice(idx, 1);
+      }
+      top.push(partner);
+      ids.add(partner.id);
+    }
+  }
+  return top.sort((a, b) => b.score - a.score);
+}
+
+function findLastIndex<T>(xs: T[], pred: (x: T) => boolean): number {
+  for (let i = xs.length - 1; i >= 0; i--) if (pred(xs[i] as T)) return i;
+  return -1;
+}
+
+function conflictsAmong(memories: RecalledMemory[], scored: RecalledMemory[]): RecallConflict[] {
+  const out: RecallConflict[] = [];
+  const seen = new Set<string>();
+  const inResult = new Set(memories.map((m) => m.id));
+  for (const m of memories) {
+    for (const other of m.conflictsWith) {
+      const key = [m.id, other].sort().join("|");
+      if (seen.has(key) || !inResult.has(other)) continue;
+      seen.add(key);
+      const partner = scored.find((s) => s.id === other);
+      out.push({
+        ids: [m.id, other],
+        subject: m.subject ?? partner?.subject ?? "",
+        reason: "contradicting statements made within the tie window with equal confidence",
+      });
+    }
+  }
+  return out;
+}
+
+/**
+ * L0 fallback: raw turns, but never one whose distilled memories the engine decided against
+ * (superseded, expired, archived, quarantined or forgotten) and never a redacted one.
+ */
+async function fallbackToTurns(ctx: EngineContext, q: QueryFeatures, scope: string, k: number, now: number): Promise<RecalledMemory[]> {
+  const filter = { scope, statuses: ["active" as const] };
+  const [byVector, byText] = await Promise.all([
+    q.cjk ? Promise.resolve([]) : ctx.store.searchTurnsByVector(q.vector, filter, ctx.config.recall.vectorCandidates),
+    ctx.store.searchTurnsByText(q.text, filter, ctx.config.recall.textCandidates),
+  ]);
+  const candidates: Array<{ turn: TurnRecord; relevance: number }> = [];
+  for (const c of pool(byVector, byText)) {
+    const parts = fuseRelevance(q, turnText(c.record), c.vector, c.fullText, ctx.config);
+    if (parts.evidence >= ctx.config.recall.relevanceFloor) candidates.push({ turn: c.record, relevance: parts.relevance });
+  }
+  const linked = await ctx.store.getMemories([...new Set(candidates.flatMap((c) => c.turn.memoryIds))]);
+  const byId = new Map(linked.map((m) => [m.id, m]));
+  const eligible = candidates.filter((c) =>
+    c.turn.memoryIds.every((id) => {
+      const m = byId.get(id);
+      return m !== undefined && m.status === "active" && (m.validUntil === null || m.validUntil > now);
+    }),
+  );
+  eligible.sort((a, b) => b.relevance - a.relevance);
+  return eligible.slice(0, k).map(({ turn, relevance }) => {
+    const factors = { relevance, confidence: 0.5, timeDecay: 1, accessBoost: 0 };
+    return {
+      id: turn.id,
+      layer: "L0" as const,
+      type: null,
+      subject: turn.speaker,
+      content: bestPassage(turn, q),
+      confidence: 0.5,
+      score: finalScore(factors, ctx.config),
+      factors,
+      relevanceSource: "fused" as const,
+      createdAt: turn.at,
+      confirmedAt: turn.at,
+      validUntil: null,
+      sourceTurns: [turn.id],
+      sourceRefs: turn.ref ? [turn.ref] : [],
+      conflictsWith: [],
+    };
+  });
+}
+
+/** A long turn is cut to the sentence that covers the query best, so the fallback keeps granularity. */
+function bestPassage(turn: TurnRecord, q: QueryFeatures): string {
+  const text = turnText(turn);
+  if (text.length <= 300) return text;
+  let best = text.slice(0, 300);
+  let bestCov = -1;
+  for (const s of splitSentences(turn.user)) {
+    const cov = coverage(q.tokens, contentTokenSet(s));
+    if (cov > bestCov) {
+      bestCov = cov;
+      best = s;
+    }
+  }
+  return best;
+}

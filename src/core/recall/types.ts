@@ -1,0 +1,39 @@
+import type { Layer, MemoryType } from "../model/memory.js";
+import type { ScoreFactors } from "./score.js";
+
+export interface RecalledMemory {
+  id: string;
+  /** "L0" for raw turns returned by the fallback. */
+  layer: Layer | "L0";
+  type: MemoryType | null;
+  subject: string | null;
+  content: string;
+  confidence: number;
+  score: number;
+  factors: ScoreFactors;
+  /** Where relevance came from: a cross-encoder, or fused vector/full-text evidence. */
+  relevanceSource: "cross-encoder" | "fused";
+  createdAt: number;
+  confirmedAt: number;
+  validUntil: number | null;
+  sourceTurns: string[];
+  sourceRefs: string[];
+  conflictsWith: string[];
+}
+
+export interface RecallConflict {
+  ids: [string, string];
+  subject: string;
+  reason: string;
+}
+
+export interface RecallResult {
+  query: string;
+  scope: string;
+  memories: RecalledMemory[];
+  conflicts: RecallConflict[];
+  /** True when nothing distilled was relevant and the answer came from raw L0 turns. */
+  usedFallback: boolean;
+  /** Ready-to-inject block for an agent's context. */
+  text: string;
+}

@@ -1,0 +1,12 @@
+import type { z } from "zod";
+import { HindsightError } from "./errors.js";
+
+/** Parses input with a zod schema; the first issue becomes an INVALID_INPUT error naming its field. */
+export function parseInput<S extends z.ZodType>(schema: S, input: unknown, what: string): z.output<S> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const field = issue && issue.path.length > 0 ? issue.path.map(String).join(".") : what;
+  const message = issue ? `${what}: ${field}: ${issue.message}` : `${what}: invalid input`;
+  throw new HindsightError("INVALID_INPUT", message, { field });
+}

@@ -1,0 +1,63 @@
+import type { MemoryType } from "../model/memory.js";
+
+/** Ordered cue lists: the first kind whose cue matches wins. Names are what tests and docs refer to. */
+const TASK_STATE = [
+  /\bstep\s+\d+\s*(of|\/)\s*\d+\b/i,
+  /\b(is|are)\s+(done|finished|completed|in progress|blocked|half done)\b/i,
+  /\b(todo|wip|next step|remaining steps?)\b/i,
+  /第\s*\d+\s*步|已完成|进行中|还剩/,
+];
+
+const PREFERENCE = [
+  /\b(i|we)\s+(really\s+)?(prefer|like|love|enjoy|want|would rather|'d rather|favou?r)\b/i,
+  /\bprefer(s|red)?\b/i,
+  /\bplease\s+(always\s+)?(reply|respond|answer|write|talk|contact|send|use|call|email|text|address)\b/i,
+  /\b(reply|respond|answer)\s+(to me\s+)?in\s+[A-Z][a-z]+\b/,
+  /喜欢|偏好|倾向|希望|宁愿|请用|用中文|用英文|回复我/,
+];
+
+const CONSTRAINT = [
+  /^(never|always|don't|do not|must|mustn't|avoid|no)\b/i,
+  /\b(must|must not|mustn't|never|is required|are required|required to|needs? to|need(s)?\s+(at least\s+)?(one|two|three|\d+)\b|not allowed|forbidden|prohibited|may not|cannot|can't)\b/i,
+  /\b(keep|stay|limit)\b.{0,40}\b(under|below|within|at most|less than|no more than)\b/i,
+  /禁止|必须|不要|不能|不允许|不得|不超过|务必|一律|只能|不准|严禁/,
+];
+
+const EVENT = [
+  /\b(yesterday|last (week|weekend|month|year|night|time)|ago|earlier today|this morning)\b/i,
+  /\b(happened|failed|broke|crashed|went|visited|met|moved|attended|finished|started|won|lost|bought|received|incident|outage)\b/i,
+  /昨天|前天|上周|上个月|去年|刚才|发生|反馈|故障|事故/,
+];
+
+/** Best-guess kind of a statement when the caller did not say. */
+export function classifyType(text: string): MemoryType {
+  if (TASK_STATE.some((r) => r.test(text))) return "task_state";
+  if (PREFERENCE.some((r) => r.test(text))) return "preference";
+  if (CONSTRAINT.some((r) => r.test(text))) return "constraint";
+  if (EVENT.some((r) => r.test(text))) return "event";
+  return "fact";
+}
+
+const THIRD_PARTY_EN =
+  /^(?:[A-Za-z]+,?\s+)?(my|our)\s+(friend|friends|colleague|coworker|co-worker|wife|husband|partner|brother|sister|mom|mother|dad|father|boss|manager|neighbou?r|son|daughter|cousin|roommate|teammate|kids?|parents?)\b/i;
+const THIRD_PARTY_ZH = /^(?:[^，。]{0,4})?我(的)?(朋友|同事|老婆|老公|妻子|丈夫|哥哥|姐姐|弟弟|妹妹|妈妈|爸爸|父母|领导|老板|邻居|孩子|儿子|女儿|室友|同学)/;
+
+/** Who or what a statement is about: a third party, the speaker ("user"), or the project. */
+export function inferSubject(text: string, speaker: string | null): string {
+  const third = text.match(THIRD_PARTY_EN) ?? text.match(THIRD_PARTY_ZH);
+  if (third) return `third-party:${(third[2] ?? third[0]).toLowerCase()}`;
+  if (/\b(i|i'm|i've|i'd|me|my|mine)\b/i.test(text) || /我/.test(text)) return speaker ?? "user";
+  if (/\b(we|our|us|this (project|repo|repository|codebase|service|app))\b/i.test(text) || /我们|这个项目|本项目/.test(text)) return "project";
+  return speaker ?? "general";
+}
+
+/** Subjects that name no particular thing: contradiction needs topic similarity, not subject equality. */
+export function isGenericSubject(subject: string): boolean {
+  return subject === "" || subject === "user" || subject === "project" || subject === "general";
+}
+
+const HEDGES = /\b(maybe|perhaps|probably|i think|i guess|i believe|not sure|might be|could be|possibly)\b|可能|好像|大概|也许|应该是|不确定|我猜/i;
+
+export function isHedged(text: string): boolean {
+  return HEDGES.test(text);
+}

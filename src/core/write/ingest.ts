@@ -1,0 +1,69 @@
+import type { EngineContext } from "../context.js";
+import { embedOne } from "../context.js";
+import type { IngestParams } from "../model/inputs.js";
+import type { TurnRecord } from "../model/memory.js";
+import { extractRules } from "./extract.js";
+import { guardText } from "./guard.js";
+import { audit, writeMemory, type WriteResult } from "./writer.js";
+
+export interface IngestResult {
+  turnId: string;
+  /** Which extractor decided: "rules" (offline) until an LLM extractor is configured. */
+  extractor: "rules";
+  /** True when the guard redacted part of the raw turn before it was logged. */
+  redacted: boolean;
+  results: WriteResult[];
+}
+
+/** Text of a turn as the L0 index sees it (speaker included so names are searchable). */
+export function turnText(turn: Pick<TurnRecord, "speaker" | "user">): string {
+  return turn.speaker ? `${turn.speaker}: ${turn.user}` : turn.user;
+}
+
+/** L0 first (verbatim, secrets redacted), then extraction, then the write path for each item. */
+export async function ingestTurn(ctx: EngineContext, params: IngestParams, scope: string): Promise<IngestResult> {
+  const now = ctx.clock.now();
+  const verdict = guardText(params.user);
+  const turn: TurnRecord = {
+    id: ctx.newId(),
+    scope,
+    sessionId: params.sessionId ?? null,
+    speaker: params.speaker ?? null,
+    user: verdict.redacted,
+    assistant: params.assistant ? guardText(params.assistant).redacted : null,
+    ref: params.ref ?? null,
+    at: now,
+    status: verdict.kind === "secret" ? "redacted" : "active",
+    memoryIds: [],
+  };
+  await ctx.store.putTurns([{ record: turn, vector: await embedOne(ctx, turnText(turn)) }]);
+  if (verdict.kind === "secret") await audit(ctx, "refuse", scope, [], [turn.id], `${verdict.reason}; raw turn redacted`);
+
+  const items = extractRules(verdict.redacted, {
+    now,
+    speaker: turn.speaker,
+    maxMemoryChars: ctx.config.write.maxMemoryChars,
+    defaultConfidence: ctx.config.write.defaultConfidence,
+  });
+  const results: WriteResult[] = [];
+  for (const item of items) {
+    results.push(
+      await writeMemory(ctx, {
+        ...item,
+        scope,
+        source: "extractor",
+        sessionId: params.sessionId,
+        sourceTurns: [turn.id],
+        sourceRefs: turn.ref ? [turn.ref] : [],
+        speaker: turn.speaker,
+      }),
+    );
+  }
+  const memoryIds = results.filter((r) => r.id !== null && r.action !== "quarantined").map((r) => r.id as string);
+  if (memoryIds.length > 0) await ctx.store.updateTurns([{ ...turn, memoryIds: [...new Set(memoryIds)] }]);
+  if (results.some((r) => r.action === "quarantined")) {
+    // The raw line carries the injected instruction: keep it out of the L0 fallback too.
+    await ctx.store.updateTurns([{ ...turn, memoryIds: [...new Set(memoryIds)], status: "redacted", user: "[REDACTED:instruction injection]" }]);
+  }
+  return { turnId: turn.id, extractor: "rules", redacted: verdict.kind === "secret", results };
+}

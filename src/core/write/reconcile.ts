@@ -1,0 +1,76 @@
+import type { EngineConfig } from "../config.js";
+import type { MemoryRecord, MemoryType } from "../model/memory.js";
+import { isMostlyCjk } from "../text/cjk.js";
+import { lexicalSimilarity, tokenDifference } from "../text/tokens.js";
+import { cosine } from "../text/vector.js";
+import { isGenericSubject } from "./classify.js";
+
+export interface Candidate {
+  content: string;
+  type: MemoryType;
+  subject: string;
+  confidence: number;
+  validUntil: number | null;
+  vector: Float32Array;
+  now: number;
+}
+
+export type Relation =
+  | { kind: "duplicate"; existing: MemoryRecord }
+  | { kind: "supersedes"; existing: MemoryRecord; reason: string }
+  | { kind: "superseded_by"; existing: MemoryRecord; reason: string }
+  | { kind: "conflict"; existing: MemoryRecord; reason: string };
+
+const NEGATION = /\b(not|never|no longer|don't|doesn't|isn't|aren't|won't|stop|stopped|instead of)\b|不|别|没有|停止|不再/i;
+
+/**
+ * Similarity that means something for this pair: cosine of the embeddings for English, lexical
+ * overlap of character bigrams when either side is mostly CJK (the model cannot read it).
+ */
+export function pairSimilarity(a: { content: string; vector: Float32Array }, b: { content: string; vector: Float32Array }): number {
+  if (isMostlyCjk(a.content) || isMostlyCjk(b.content)) return lexicalSimilarity(a.content, b.content);
+  return cosine(a.vector, b.vector);
+}
+
+function sameSubject(a: string, b: string): boolean {
+  return a.trim().toLowerCase() === b.trim().toLowerCase();
+}
+
+/** The statements say something different about the same thing: a value changed, or one negates. */
+export function valueChanged(a: string, b: string): boolean {
+  const { onlyA, onlyB } = tokenDifference(a, b);
+  if (onlyA.length > 0 && onlyB.length > 0) return true;
+  return NEGATION.test(a) !== NEGATION.test(b);
+}
+
+/**
+ * How a new statement relates to an existing active memory of the same scope and type, or null when
+ * they are unrelated. Rules: restatement → duplicate; events never contradict (they are history);
+ * a bounded statement (valid_until) never replaces a standing one; same topic with a changed value →
+ * newer wins, unless both fall in the tie window, where higher confidence wins and equal is a conflict.
+ */
+export function relate(candidate: Candidate, existing: MemoryRecord, existingVector: Float32Array, config: EngineConfig): Relation | null {
+  const sim = pairSimilarity({ content: candidate.content, vector: candidate.vector }, { content: existing.content, vector: existingVector });
+  const cjk = isMostlyCjk(candidate.content) || isMostlyCjk(existing.content);
+  const changed = valueChanged(candidate.content, existing.content);
+  const subjectsSpecific = !isGenericSubject(candidate.subject) && !isGenericSubject(existing.subject);
+  if (subjectsSpecific && !sameSubject(candidate.subject, existing.subject)) return null;
+
+  const dedupAt = cjk ? Math.min(config.write.dedupSimilarity, 0.8) : config.write.dedupSimilarity;
+  if (!changed && sim >= dedupAt && sameSubject(candidate.subject, existing.subject)) return { kind: "duplicate", existing };
+  if (!changed && sim >= dedupAt) return { kind: "duplicate", existing };
+
+  if (candidate.type === "event" || existing.type === "event") return null;
+  if ((candidate.validUntil === null) !== (existing.validUntil === null)) return null;
+  const topic = subjectsSpecific ? true : sim >= (cjk ? config.write.topicSimilarityCjk : config.write.topicSimilarity);
+  if (!topic || !changed) return null;
+
+  const gap = candidate.now - existing.confirmedAt;
+  const reason = subjectsSpecific ? `same subject "${existing.subject}", different value` : `same topic (similarity ${sim.toFixed(2)}), different value`;
+  if (gap <= config.write.tieWindowMs) {
+    if (candidate.confidence > existing.confidence) return { kind: "supersedes", existing, reason: `${reason}; higher confidence` };
+    if (candidate.confidence < existing.confidence) return { kind: "superseded_by", existing, reason: `${reason}; lower confidence than the existing memory` };
+    return { kind: "conflict", existing, reason: `${reason}; stated within ${Math.round(config.write.tieWindowMs / 1000)}s with equal confidence` };
+  }
+  return { kind: "supersedes", existing, reason: `${reason}; newer statement` };
+}

@@ -1,0 +1,385 @@
+import { readdir, stat } from "node:fs/promises";
+import { join } from "node:path";
+import * as lancedb from "@lancedb/lancedb";
+import type { Schema } from "apache-arrow";
+import { HindsightError } from "../../core/errors.js";
+import type { AuditEntry, MemoryRecord, TurnRecord } from "../../core/model/memory.js";
+import type { Hit, MemoryFilter, MemoryStore, ModelInfo, Page, TurnFilter } from "../../core/ports.js";
+import { queryText } from "../../core/text/tokens.js";
+import { memoryWhere, sqlString, turnWhere } from "../filter.js";
+import { auditSchema, memoriesSchema, metaSchema, turnsSchema } from "./schema.js";
+import { auditToRow, docOf, memoryToRow, turnToRow, vectorOf, type Row } from "./rows.js";
+import { WriteQueue } from "./writeQueue.js";
+
+export interface LanceStoreOptions {
+  /** Folder of the LanceDB database (created when missing). */
+  dir: string;
+  /** Compact and refresh indexes after this many mutations of a table. */
+  optimizeEvery?: number;
+  /** Build an IVF vector index once a table holds this many rows (flat search below). */
+  vectorIndexMinRows?: number;
+}
+
+type TableName = "memories" | "turns";
+
+/**
+ * MemoryStore on embedded LanceDB: cosine vector search and LanceDB's own full-text index,
+ * both pre-filtered in SQL; writes go through one queue so concurrent callers never interleave.
+ */
+export class LanceStore implements MemoryStore {
+  private db: lancedb.Connection | null = null;
+  private tables: Partial<Record<TableName | "audit" | "meta", lancedb.Table>> = {};
+  private model: ModelInfo | null = null;
+  private readonly queue = new WriteQueue();
+  private readonly mutations: Record<TableName, number> = { memories: 0, turns: 0 };
+  private readonly hasFts: Record<TableName, boolean> = { memories: false, turns: false };
+  private readonly indexedRows: Record<TableName, number> = { memories: 0, turns: 0 };
+  private readonly optimizeEvery: number;
+  private readonly vectorIndexMinRows: number;
+
+  constructor(private readonly options: LanceStoreOptions) {
+    this.optimizeEvery = options.optimizeEvery ?? 50;
+    this.vectorIndexMinRows = options.vectorIndexMinRows ?? 5000;
+  }
+
+  async open(model: ModelInfo): Promise<void> {
+    const stored = await this.storedModel();
+    if (stored && (stored.id !== model.id || stored.dimension !== model.dimension)) {
+      throw new HindsightError(
+        "EMBEDDING_MODEL_MISMATCH",
+        `this store (${this.options.dir}) was written with the embedding model ${stored.id} (${stored.dimension} dims), ` +
+          `but ${model.id} (${model.dimension} dims) is configured. Set the model back to ${stored.id}, or run \`hindsight reembed\` to rewrite every vector with ${model.id}.`,
+        { details: { stored, configured: model } },
+      );
+    }
+    const db = await this.connect();
+    const names = await db.tableNames();
+    if (!stored) {
+      await this.setMeta("model", JSON.stringify(model));
+    }
+    this.model = model;
+    this.tables.memories = await openOrCreate(db, names, "memories", memoriesSchema(model.dimension));
+    this.tables.turns = await openOrCreate(db, names, "turns", turnsSchema(model.dimension));
+    this.tables.audit = await openOrCreate(db, names, "audit", auditSchema());
+    for (const name of ["memories", "turns"] as const) {
+      const indices = await this.table(name).listIndices();
+      this.hasFts[name] = indices.some((i) => i.columns.includes("fts"));
+      this.indexedRows[name] = indices.some((i) => i.columns.includes("vector")) ? await this.table(name).countRows() : 0;
+    }
+  }
+
+  private async connect(): Promise<lancedb.Connection> {
+    if (!this.db) {
+      try {
+        this.db = await lancedb.connect(this.options.dir);
+      } catch (err) {
+        throw new HindsightError("STORE_ERROR", `cannot open the LanceDB store at ${this.options.dir}: ${(err as Error).message}`, { cause: err });
+      }
+    }
+    return this.db;
+  }
+
+  async storedModel(): Promise<ModelInfo | null> {
+    const value = await this.getMeta("model");
+    return value ? (JSON.parse(value) as ModelInfo) : null;
+  }
+
+  private async metaTable(): Promise<lancedb.Table> {
+    if (!this.tables.meta) {
+      const db = await this.connect();
+      this.tables.meta = await openOrCreate(db, await db.tableNames(), "meta", metaSchema());
+    }
+    return this.tables.meta;
+  }
+
+  private async getMeta(key: string): Promise<string | null> {
+    const rows = await (await this.metaTable()).query().where(`key = ${sqlString(key)}`).limit(1).toArray();
+    return rows[0] ? String(rows[0].value) : null;
+  }
+
+  private async setMeta(key: string, value: string): Promise<void> {
+    const t = await this.metaTable();
+    await this.queue.run(() => t.mergeInsert("key").whenMatchedUpdateAll().whenNotMatchedInsertAll().execute([{ key, value }]));
+  }
+
+  private table(name: TableName | "audit"): lancedb.Table {
+    const t = this.tables[name];
+    if (!t) throw new HindsightError("STORE_CLOSED", "the store is not open");
+    return t;
+  }
+
+  async close(): Promise<void> {
+    await this.queue.idle();
+    for (const t of Object.values(this.tables)) t?.close();
+    this.tables = {};
+    this.db?.close();
+    this.db = null;
+  }
+
+  // ---- memories ----
+
+  putMemories(items: Array<{ record: MemoryRecord; vector: Float32Array }>): Promise<void> {
+    return this.upsert("memories", items.map((i) => memoryToRow(i.record, i.vector)));
+  }
+
+  async updateMemories(records: MemoryRecord[]): Promise<void> {
+    if (records.length === 0) return;
+    return this.queue.run(async () => {
+      const vectors = await this.vectorsOf("memories", records.map((r) => r.id));
+      const rows = records.filter((r) => vectors.has(r.id)).map((r) => memoryToRow(r, vectors.get(r.id) as Float32Array));
+      await this.mergeRows("memories", rows);
+    });
+  }
+
+  async getMemories(ids: string[]): Promise<MemoryRecord[]> {
+    return this.getDocs<MemoryRecord>("memories", ids);
+  }
+
+  async listMemories(filter: MemoryFilter, page: Page = {}): Promise<MemoryRecord[]> {
+    const docs = await this.scan<MemoryRecord>("memories", memoryWhere(filter));
+    docs.sort((a, b) => b.createdAt - a.createdAt);
+    const offset = page.offset ?? 0;
+    return docs.slice(offset, offset + (page.limit ?? docs.length));
+  }
+
+  async countMemories(filter: MemoryFilter): Promise<number> {
+    const where = memoryWhere(filter);
+    return where ? this.table("memories").countRows(where) : this.table("memories").countRows();
+  }
+
+  searchMemoriesByVector(vector: Float32Array, filter: MemoryFilter, limit: number): Promise<Array<Hit<MemoryRecord>>> {
+    return this.vectorSearch<MemoryRecord>("memories", vector, memoryWhere(filter), limit);
+  }
+
+  searchMemoriesByText(query: string, filter: MemoryFilter, limit: number): Promise<Array<Hit<MemoryRecord>>> {
+    return this.textSearch<MemoryRecord>("memories", query, memoryWhere(filter), limit);
+  }
+
+  deleteMemories(ids: string[]): Promise<number> {
+    return this.deleteIds("memories", ids);
+  }
+
+  // ---- L0 turns ----
+
+  putTurns(items: Array<{ record: TurnRecord; vector: Float32Array }>): Promise<void> {
+    return this.upsert("turns", items.map((i) => turnToRow(i.record, i.vector)));
+  }
+
+  async updateTurns(records: TurnRecord[]): Promise<void> {
+    if (records.length === 0) return;
+    return this.queue.run(async () => {
+      const vectors = await this.vectorsOf("turns", records.map((r) => r.id));
+      const rows = records.filter((r) => vectors.has(r.id)).map((r) => turnToRow(r, vectors.get(r.id) as Float32Array));
+      await this.mergeRows("turns", rows);
+    });
+  }
+
+  getTurns(ids: string[]): Promise<TurnRecord[]> {
+    return this.getDocs<TurnRecord>("turns", ids);
+  }
+
+  async listTurns(filter: TurnFilter, page: Page = {}): Promise<TurnRecord[]> {
+    const docs = await this.scan<TurnRecord>("turns", turnWhere(filter));
+    docs.sort((a, b) => a.at - b.at);
+    const offset = page.offset ?? 0;
+    return docs.slice(offset, offset + (page.limit ?? docs.length));
+  }
+
+  searchTurnsByVector(vector: Float32Array, filter: TurnFilter, limit: number): Promise<Array<Hit<TurnRecord>>> {
+    return this.vectorSearch<TurnRecord>("turns", vector, turnWhere(filter), limit);
+  }
+
+  searchTurnsByText(query: string, filter: TurnFilter, limit: number): Promise<Array<Hit<TurnRecord>>> {
+    return this.textSearch<TurnRecord>("turns", query, turnWhere(filter), limit);
+  }
+
+  deleteTurns(ids: string[]): Promise<number> {
+    return this.deleteIds("turns", ids);
+  }
+
+  // ---- audit ----
+
+  async appendAudit(entry: AuditEntry): Promise<void> {
+    const t = this.table("audit");
+    await this.queue.run(() => t.add([auditToRow(entry)]));
+  }
+
+  async listAudit(page: Page & { scope?: string } = {}): Promise<AuditEntry[]> {
+    let q = this.table("audit").query();
+    if (page.scope !== undefined) q = q.where(`scope = ${sqlString(page.scope)}`);
+    const docs = (await q.toArray()).map((r) => docOf<AuditEntry>(r as Row));
+    docs.sort((a, b) => b.at - a.at);
+    const offset = page.offset ?? 0;
+    return docs.slice(offset, offset + (page.limit ?? 100));
+  }
+
+  // ---- model change ----
+
+  async reembed(model: ModelInfo, embed: (texts: string[]) => Promise<Float32Array[]>): Promise<{ memories: number; turns: number }> {
+    const db = await this.connect();
+    return this.queue.run(async () => {
+      const names = await db.tableNames();
+      const memories = names.includes("memories") ? await this.scanTable<MemoryRecord>(await db.openTable("memories"), "") : [];
+      const turns = names.includes("turns") ? await this.scanTable<TurnRecord>(await db.openTable("turns"), "") : [];
+      const memVectors = await embedInBatches(memories.map((m) => m.content), embed);
+      const turnVectors = await embedInBatches(turns.map((t) => (t.speaker ? `${t.speaker}: ${t.user}` : t.user)), embed);
+      // The vector column's width may change with the model, so the tables are rebuilt, not updated.
+      const mt = await db.createEmptyTable("memories", memoriesSchema(model.dimension), { mode: "overwrite" });
+      const memRows = memories.map((m, i) => memoryToRow({ ...m, embeddingModel: model.id }, memVectors[i] as Float32Array));
+      if (memRows.length > 0) await mt.add(memRows);
+      const tt = await db.createEmptyTable("turns", turnsSchema(model.dimension), { mode: "overwrite" });
+      const turnRows = turns.map((t, i) => turnToRow(t, turnVectors[i] as Float32Array));
+      if (turnRows.length > 0) await tt.add(turnRows);
+      const meta = await this.metaTable();
+      await meta.mergeInsert("key").whenMatchedUpdateAll().whenNotMatchedInsertAll().execute([{ key: "model", value: JSON.stringify(model) }]);
+      this.tables.memories = mt;
+      this.tables.turns = tt;
+      this.hasFts.memories = false;
+      this.hasFts.turns = false;
+      this.indexedRows.memories = 0;
+      this.indexedRows.turns = 0;
+      await this.ensureIndexes("memories");
+      await this.ensureIndexes("turns");
+      return { memories: memories.length, turns: turns.length };
+    });
+  }
+
+  async diskBytes(): Promise<number> {
+    return folderSize(this.options.dir);
+  }
+
+  /** Compacts fragments, drops old versions and refreshes indexes now (normally done every `optimizeEvery` writes). */
+  optimize(): Promise<void> {
+    return this.queue.run(async () => {
+      for (const name of ["memories", "turns"] as const) await this.maintain(name, true);
+    });
+  }
+
+  // ---- internals ----
+
+  private upsert(name: TableName, rows: Row[]): Promise<void> {
+    if (rows.length === 0) return Promise.resolve();
+    return this.queue.run(() => this.mergeRows(name, rows));
+  }
+
+  /** Called inside the queue. */
+  private async mergeRows(name: TableName, rows: Row[]): Promise<void> {
+    if (rows.length === 0) return;
+    await this.table(name).mergeInsert("id").whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(rows);
+    this.mutations[name]++;
+    await this.maintain(name, false);
+  }
+
+  private deleteIds(name: TableName, ids: string[]): Promise<number> {
+    if (ids.length === 0) return Promise.resolve(0);
+    return this.queue.run(async () => {
+      const t = this.table(name);
+      const where = `id IN (${ids.map(sqlString).join(", ")})`;
+      const n = await t.countRows(where);
+      if (n > 0) await t.delete(where);
+      this.mutations[name]++;
+      return n;
+    });
+  }
+
+  /** Called inside the queue: full-text index on first data; compaction and vector index as the table grows. */
+  private async maintain(name: TableName, force: boolean): Promise<void> {
+    if (!this.hasFts[name]) await this.ensureIndexes(name);
+    if (!force && this.mutations[name] < this.optimizeEvery) return;
+    this.mutations[name] = 0;
+    const t = this.table(name);
+    await t.optimize({ cleanupOlderThan: new Date(Date.now() - 60_000) });
+    const rows = await t.countRows();
+    if (rows >= this.vectorIndexMinRows && rows >= 2 * this.indexedRows[name]) {
+      await t.createIndex("vector", {
+        config: lancedb.Index.ivfFlat({ numPartitions: Math.max(8, Math.round(Math.sqrt(rows))), distanceType: "cosine" }),
+        replace: true,
+      });
+      this.indexedRows[name] = rows;
+    }
+  }
+
+  private async ensureIndexes(name: TableName): Promise<void> {
+    const t = this.table(name);
+    if ((await t.countRows()) === 0) return;
+    // Tokens are prepared by the engine (stemmed words, CJK bigrams): the index only splits on whitespace.
+    await t.createIndex("fts", {
+      config: lancedb.Index.fts({ baseTokenizer: "whitespace", lowercase: false, stem: false, removeStopWords: false, asciiFolding: false, withPosition: false }),
+      replace: true,
+    });
+    this.hasFts[name] = true;
+  }
+
+  private async vectorsOf(name: TableName, ids: string[]): Promise<Map<string, Float32Array>> {
+    const rows = await this.table(name).query().where(`id IN (${ids.map(sqlString).join(", ")})`).select(["id", "vector"]).toArray();
+    return new Map(rows.map((r) => [String(r.id), vectorOf(r as Row)]));
+  }
+
+  private async getDocs<T>(name: TableName, ids: string[]): Promise<T[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.table(name).query().where(`id IN (${ids.map(sqlString).join(", ")})`).select(["id", "doc"]).toArray();
+    const byId = new Map(rows.map((r) => [String(r.id), docOf<T>(r as Row)]));
+    return ids.flatMap((id) => (byId.has(id) ? [byId.get(id) as T] : []));
+  }
+
+  private scan<T>(name: TableName, where: string): Promise<T[]> {
+    return this.scanTable<T>(this.table(name), where);
+  }
+
+  private async scanTable<T>(t: lancedb.Table, where: string): Promise<T[]> {
+    const n = where ? await t.countRows(where) : await t.countRows();
+    if (n === 0) return [];
+    let q = t.query().select(["doc"]).limit(n);
+    if (where) q = q.where(where);
+    return (await q.toArray()).map((r) => docOf<T>(r as Row));
+  }
+
+  private async vectorSearch<T>(name: TableName, vector: Float32Array, where: string, limit: number): Promise<Array<Hit<T>>> {
+    const t = this.table(name);
+    const run = async (bypassIndex: boolean) => {
+      let q = t.vectorSearch(Array.from(vector)).distanceType("cosine").select(["doc", "vector"]).limit(limit);
+      if (where) q = q.where(where);
+      q = bypassIndex ? q.bypassVectorIndex() : q.nprobes(Math.max(10, Math.round(Math.sqrt(this.indexedRows[name]) / 5)));
+      return q.toArray();
+    };
+    let rows = await run(false);
+    // An IVF index only probes some partitions; a small filtered set may live elsewhere, so fall back to exact search.
+    if (rows.length < limit && this.indexedRows[name] > 0) rows = await run(true);
+    return rows.map((r) => ({ record: docOf<T>(r as Row), vector: vectorOf(r as Row), score: 1 - Number(r._distance) }));
+  }
+
+  private async textSearch<T>(name: TableName, query: string, where: string, limit: number): Promise<Array<Hit<T>>> {
+    const text = queryText(query);
+    if (!text || !this.hasFts[name]) return [];
+    let q = this.table(name).search(new lancedb.MatchQuery(text, "fts"), "fts").select(["doc", "vector"]).limit(limit);
+    if (where) q = q.where(where);
+    const rows = await q.toArray();
+    return rows.map((r) => ({ record: docOf<T>(r as Row), vector: vectorOf(r as Row), score: Number(r._score) }));
+  }
+}
+
+async function openOrCreate(db: lancedb.Connection, names: string[], name: string, schema: Schema): Promise<lancedb.Table> {
+  if (names.includes(name)) return db.openTable(name);
+  return db.createEmptyTable(name, schema, { mode: "create", existOk: true });
+}
+
+async function embedInBatches(texts: string[], embed: (texts: string[]) => Promise<Float32Array[]>): Promise<Float32Array[]> {
+  const out: Float32Array[] = [];
+  for (let i = 0; i < texts.length; i += 64) out.push(...(await embed(texts.slice(i, i + 64))));
+  return out;
+}
+
+async function folderSize(dir: string): Promise<number> {
+  let total = 0;
+  let entries;
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch {
+    return 0;
+  }
+  for (const e of entries) {
+    const p = join(dir, e.name);
+    total += e.isDirectory() ? await folderSize(p) : (await stat(p)).size;
+  }
+  return total;
+}
