@@ -1,5 +1,5 @@
 import { CJK_RUN } from "./cjk.js";
-import { CJK_STOP_BIGRAMS, EN_STOPWORDS, FILLER_TOKENS } from "./stopwords.js";
+import { CJK_STOPWORDS, EN_STOPWORDS, FILLER_TOKENS } from "./stopwords.js";
 
 /** Light English stemming: enough to match "approvals"/"approval", "deployed"/"deploy". */
 export function stem(word: string): string {
@@ -14,9 +14,12 @@ export function stem(word: string): string {
   return word;
 }
 
+const segmenter = new Intl.Segmenter("zh", { granularity: "word" });
+
 /**
- * Lexical tokens of a text: lowercased Latin words and numbers, and overlapping character bigrams
- * for CJK runs (Chinese has no spaces; bigrams are the standard unit for matching it).
+ * Lexical tokens of a text: lowercased Latin words and numbers; CJK runs split into words by ICU's
+ * dictionary segmenter (Chinese has no spaces), with runs of single characters (names the
+ * dictionary does not know) also joined into bigrams.
  */
 export function lexicalTokens(text: string): string[] {
   const out: string[] = [];
@@ -24,13 +27,21 @@ export function lexicalTokens(text: string): string[] {
   let last = 0;
   for (const m of lower.matchAll(CJK_RUN)) {
     pushLatin(lower.slice(last, m.index), out);
-    const run = [...m[0]];
-    if (run.length === 1) out.push(run[0] as string);
-    for (let i = 0; i + 1 < run.length; i++) out.push((run[i] as string) + (run[i + 1] as string));
+    pushCjk(m[0], out);
     last = (m.index ?? 0) + m[0].length;
   }
   pushLatin(lower.slice(last), out);
   return out;
+}
+
+function pushCjk(run: string, out: string[]): void {
+  const words = [...segmenter.segment(run)].filter((s) => s.isWordLike).map((s) => s.segment);
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i] as string;
+    out.push(w);
+    const next = words[i + 1];
+    if (w.length === 1 && next !== undefined && next.length === 1 && !CJK_STOPWORDS.has(w) && !CJK_STOPWORDS.has(next)) out.push(w + next);
+  }
 }
 
 function pushLatin(segment: string, out: string[]): void {
@@ -41,7 +52,7 @@ function pushLatin(segment: string, out: string[]): void {
 export function contentTokens(text: string): string[] {
   const out: string[] = [];
   for (const t of lexicalTokens(text)) {
-    if (EN_STOPWORDS.has(t) || CJK_STOP_BIGRAMS.has(t)) continue;
+    if (EN_STOPWORDS.has(t) || CJK_STOPWORDS.has(t)) continue;
     out.push(/^[a-z]+$/.test(t) ? stem(t) : t);
   }
   return out;
@@ -52,11 +63,14 @@ export function contentTokenSet(text: string): Set<string> {
 }
 
 /**
- * Text written into the full-text column: content tokens (stemmed, CJK bigrams) joined by spaces,
- * so the store's whitespace tokenizer sees exactly the tokens the engine reasons with.
+ * Text written into the full-text column: distinct content tokens (stemmed words, CJK words)
+ * joined by spaces, so the store's whitespace tokenizer sees exactly the tokens the engine reasons
+ * with. Distinct because LanceDB 0.31's full-text search loses rows whose not-yet-indexed text
+ * repeats the query term once a row of the table has been updated (reproduced in
+ * test/integration/lanceFts.test.ts); memories are one sentence, so term frequency carries little.
  */
 export function indexText(text: string): string {
-  return contentTokens(text).join(" ");
+  return [...new Set(contentTokens(text))].join(" ");
 }
 
 /** Query form for full text: content tokens only, so stopwords do not pull in every row. */
