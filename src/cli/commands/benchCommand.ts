@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { CATEGORY_NAMES, parseLocomo, runLocomo } from "../../bench/locomo.js";
 import { runPerf } from "../../bench/perf.js";
+import { resolveConfig, type EngineConfigInput } from "../../core/config.js";
 import { HindsightError } from "../../core/errors.js";
 import type { MemoryStore } from "../../core/ports.js";
 import { embedderFromEnv } from "../../server/runtime.js";
@@ -19,6 +20,16 @@ function numberList(value: string, field: string): number[] {
   return xs;
 }
 
+/** `--config '{"weights":{"timeDecay":0}}'`: engine configuration overrides, for ablations. */
+function parseConfigOverride(text: string): EngineConfigInput {
+  try {
+    return resolveConfig(JSON.parse(text)) as EngineConfigInput;
+  } catch (err) {
+    if (HindsightError.is(err)) throw err;
+    throw new HindsightError("INVALID_INPUT", `--config: not valid JSON: ${(err as Error).message}`, { field: "--config" });
+  }
+}
+
 export async function benchCommand(argv: string[]): Promise<number> {
   const [which, ...rest] = argv;
   if (which === "locomo") return benchLocomo(rest);
@@ -30,7 +41,13 @@ async function benchLocomo(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { k: { type: "string", default: "5,10" }, conversations: { type: "string" }, json: { type: "boolean" }, store: { type: "string", default: "lancedb" } },
+    options: {
+      k: { type: "string", default: "5,10" },
+      conversations: { type: "string" },
+      json: { type: "boolean" },
+      store: { type: "string", default: "lancedb" },
+      config: { type: "string" },
+    },
   });
   const path = positionals[0];
   if (!path) throw new HindsightError("INVALID_INPUT", "bench locomo: give the LoCoMo JSON file", { field: "FILE" });
@@ -41,6 +58,7 @@ async function benchLocomo(argv: string[]): Promise<number> {
       ks: numberList(values.k, "--k"),
       ...(values.conversations ? { conversations: numberList(values.conversations, "--conversations")[0] as number } : {}),
       embedder: embedderFromEnv(),
+      ...(values.config ? { config: parseConfigOverride(values.config) } : {}),
       newStore: async (id): Promise<MemoryStore> => (values.store === "memory" ? new InMemoryStore() : new LanceStore({ dir: join(root, id) })),
       onProgress: (m) => process.stderr.write(`${m}\n`),
     });

@@ -1,5 +1,5 @@
 import type { EngineConfig } from "../config.js";
-import type { MemoryRecord, MemoryType } from "../model/memory.js";
+import type { MemoryRecord, MemorySource, MemoryType } from "../model/memory.js";
 import { isMostlyCjk } from "../text/cjk.js";
 import { lexicalSimilarity, tokenDifference } from "../text/tokens.js";
 import { cosine } from "../text/vector.js";
@@ -9,6 +9,7 @@ export interface Candidate {
   content: string;
   type: MemoryType;
   subject: string;
+  source: MemorySource;
   confidence: number;
   validUntil: number | null;
   vector: Float32Array;
@@ -21,6 +22,14 @@ export type Relation =
   | { kind: "superseded_by"; existing: MemoryRecord; reason: string }
   | { kind: "conflict"; existing: MemoryRecord; reason: string };
 
+/** Words a speaker uses when replacing an earlier statement ("now", "instead", "改用"). */
+const CHANGE_CUE =
+  /\b(now|instead|anymore|no longer|switched|switching|switch to|moved|migrated|changed|replaced|from now on|going forward|actually|updated|new)\b|改用|换成|改成|改为|换了|现在|不再|从今天开始|从现在开始|算了|最新|新的/i;
+
+/** A statement restating the same thing with one value changed is this close even without a cue (cosine; lexical for CJK). */
+const RESTATEMENT_SIMILARITY = 0.85;
+const RESTATEMENT_SIMILARITY_CJK = 0.75;
+
 const NEGATION = /\b(not|never|no longer|don't|doesn't|isn't|aren't|won't|stop|stopped|instead of)\b|不|别|没有|停止|不再/i;
 
 /**
@@ -30,6 +39,14 @@ const NEGATION = /\b(not|never|no longer|don't|doesn't|isn't|aren't|won't|stop|s
 export function pairSimilarity(a: { content: string; vector: Float32Array }, b: { content: string; vector: Float32Array }): number {
   if (isMostlyCjk(a.content) || isMostlyCjk(b.content)) return lexicalSimilarity(a.content, b.content);
   return cosine(a.vector, b.vector);
+}
+
+/**
+ * A subject names a particular thing only when a caller gave it explicitly: inferred subjects
+ * ("user", a speaker's name, "project") say who spoke, not which attribute changed.
+ */
+function specificSubject(subject: string, source: MemorySource): boolean {
+  return source !== "extractor" && !isGenericSubject(subject);
 }
 
 function sameSubject(a: string, b: string): boolean {
@@ -46,14 +63,16 @@ export function valueChanged(a: string, b: string): boolean {
 /**
  * How a new statement relates to an existing active memory of the same scope and type, or null when
  * they are unrelated. Rules: restatement → duplicate; events never contradict (they are history);
- * a bounded statement (valid_until) never replaces a standing one; same topic with a changed value →
- * newer wins, unless both fall in the tie window, where higher confidence wins and equal is a conflict.
+ * a bounded statement (valid_until) never replaces a standing one; a contradiction needs the same
+ * explicit subject, or a near-restatement, or a similar statement with a change cue ("now",
+ * "instead", "改用") — two things a person likes are not a contradiction; then newer wins, unless
+ * both fall in the tie window, where higher confidence wins and equal is a conflict.
  */
 export function relate(candidate: Candidate, existing: MemoryRecord, existingVector: Float32Array, config: EngineConfig): Relation | null {
   const sim = pairSimilarity({ content: candidate.content, vector: candidate.vector }, { content: existing.content, vector: existingVector });
   const cjk = isMostlyCjk(candidate.content) || isMostlyCjk(existing.content);
   const changed = valueChanged(candidate.content, existing.content);
-  const subjectsSpecific = !isGenericSubject(candidate.subject) && !isGenericSubject(existing.subject);
+  const subjectsSpecific = specificSubject(candidate.subject, candidate.source) && specificSubject(existing.subject, existing.source);
   if (subjectsSpecific && !sameSubject(candidate.subject, existing.subject)) return null;
 
   const dedupAt = cjk ? Math.min(config.write.dedupSimilarity, 0.8) : config.write.dedupSimilarity;
@@ -62,7 +81,8 @@ export function relate(candidate: Candidate, existing: MemoryRecord, existingVec
 
   if (candidate.type === "event" || existing.type === "event") return null;
   if ((candidate.validUntil === null) !== (existing.validUntil === null)) return null;
-  const topic = subjectsSpecific ? true : sim >= (cjk ? config.write.topicSimilarityCjk : config.write.topicSimilarity);
+  const topicThreshold = cjk ? config.write.topicSimilarityCjk : config.write.topicSimilarity;
+  const topic = subjectsSpecific || sim >= (cjk ? RESTATEMENT_SIMILARITY_CJK : RESTATEMENT_SIMILARITY) || (sim >= topicThreshold && CHANGE_CUE.test(candidate.content));
   if (!topic || !changed) return null;
 
   const gap = candidate.now - existing.confirmedAt;

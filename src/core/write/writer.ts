@@ -5,7 +5,7 @@ import type { Hit } from "../ports.js";
 import { isMostlyCjk } from "../text/cjk.js";
 import { classifyType, inferSubject } from "./classify.js";
 import { guardText } from "./guard.js";
-import { relate, type Relation } from "./reconcile.js";
+import { pairSimilarity, relate, type Relation } from "./reconcile.js";
 import { parseValidUntil } from "./validity.js";
 
 export type WriteAction = "added" | "updated" | "superseded" | "duplicate" | "quarantined" | "skipped";
@@ -76,11 +76,13 @@ export async function writeMemory(ctx: EngineContext, req: WriteRequest): Promis
     return { id: record.id, action: "quarantined", reason: verdict.reason, flagged: true, supersedes: [], conflictsWith: [], memory: record };
   }
 
-  const relations: Relation[] = [];
-  for (const hit of await neighbours(ctx, record, vector, now)) {
-    const rel = relate({ ...record, vector, now }, hit.record, hit.vector, ctx.config);
-    if (rel) relations.push(rel);
-  }
+  const relations = strongest(
+    (await neighbours(ctx, record, vector, now)).flatMap((hit) => {
+      const rel = relate({ ...record, vector, now }, hit.record, hit.vector, ctx.config);
+      return rel ? [{ rel, similarity: pairSimilarity({ content: record.content, vector }, { content: hit.record.content, vector: hit.vector }) }] : [];
+    }),
+    record.subject !== "" && req.subject !== undefined && req.source !== "extractor",
+  );
 
   const duplicate = relations.find((r) => r.kind === "duplicate");
   if (duplicate) {
@@ -136,6 +138,18 @@ export async function writeMemory(ctx: EngineContext, req: WriteRequest): Promis
     conflictsWith: record.conflictsWith,
     memory: record,
   };
+}
+
+/**
+ * One new statement replaces one earlier value: without an explicit subject only the closest
+ * contradicting memory is affected. With an explicit subject every contradicting value goes.
+ */
+function strongest(found: Array<{ rel: Relation; similarity: number }>, explicitSubject: boolean): Relation[] {
+  const dup = found.find((f) => f.rel.kind === "duplicate");
+  if (dup) return [dup.rel];
+  if (explicitSubject) return found.map((f) => f.rel);
+  const best = [...found].sort((a, b) => b.similarity - a.similarity)[0];
+  return best ? [best.rel] : [];
 }
 
 function union(a: string[], b: string[]): string[] {
