@@ -1,18 +1,17 @@
 import { z } from "zod";
 import { parseInput } from "./validate.js";
 
-const Weight = z.number().min(0).max(1);
-const Lambda = z.number().min(0).max(10);
+const weight = (d: number) => z.number().min(0).max(1).default(d);
+const lambda = (d: number) => z.number().min(0).max(10).default(d);
 
+/** Every field has its own default, so a partial override ({weights: {timeDecay: 0}}) keeps the rest. */
 export const EngineConfigSchema = z.object({
   /** final = relevance·w.relevance + confidence·w.confidence + time_decay·w.timeDecay + access_boost·w.access */
-  weights: z
-    .object({ relevance: Weight, confidence: Weight, timeDecay: Weight, access: Weight })
-    .default({ relevance: 0.6, confidence: 0.2, timeDecay: 0.15, access: 0.05 }),
+  weights: z.object({ relevance: weight(0.6), confidence: weight(0.2), timeDecay: weight(0.15), access: weight(0.05) }).prefault({}),
   /** time_decay = exp(-λ·days since the memory was last stated); long-lived kinds decay slowly. */
   decayPerDay: z
-    .object({ preference: Lambda, fact: Lambda, constraint: Lambda, task_state: Lambda, event: Lambda })
-    .default({ preference: 0.005, fact: 0.01, constraint: 0.005, task_state: 0.1, event: 0.02 }),
+    .object({ preference: lambda(0.005), fact: lambda(0.01), constraint: lambda(0.005), task_state: lambda(0.1), event: lambda(0.005) })
+    .prefault({}),
   /** access_boost = 1 - exp(-access_count / accessScale) */
   accessScale: z.number().positive().default(5),
   recall: z
@@ -21,51 +20,32 @@ export const EngineConfigSchema = z.object({
       vectorCandidates: z.number().int().min(1).max(200).default(20),
       textCandidates: z.number().int().min(1).max(200).default(20),
       /** Candidates whose evidence of relevance is below this are dropped: an unrelated query recalls nothing. */
-      relevanceFloor: z.number().min(0).max(1).default(0.3),
+      relevanceFloor: weight(0.3),
       /** Cosine similarity mapped to [0,1] evidence: (cos - low) / (high - low). */
       cosineLow: z.number().min(-1).max(1).default(0.15),
       cosineHigh: z.number().min(-1).max(1).default(0.65),
       /** Blend of the fused relevance: vector evidence, full-text rank evidence, query-term coverage. */
-      fusion: z
-        .object({ vector: Weight, fullText: Weight, coverage: Weight })
-        .default({ vector: 0.55, fullText: 0.25, coverage: 0.2 }),
+      fusion: z.object({ vector: weight(0.55), fullText: weight(0.25), coverage: weight(0.2) }).prefault({}),
       fallbackToL0: z.boolean().default(true),
     })
-    .default({
-      defaultK: 5,
-      vectorCandidates: 20,
-      textCandidates: 20,
-      relevanceFloor: 0.3,
-      cosineLow: 0.15,
-      cosineHigh: 0.65,
-      fusion: { vector: 0.55, fullText: 0.25, coverage: 0.2 },
-      fallbackToL0: true,
-    }),
+    .prefault({}),
   write: z
     .object({
       /** Same scope and type with at least this similarity and no changed value: a restatement. */
-      dedupSimilarity: z.number().min(0).max(1).default(0.9),
+      dedupSimilarity: weight(0.9),
       /** Below this similarity two statements are about different things and cannot contradict. */
-      topicSimilarity: z.number().min(0).max(1).default(0.62),
-      /** Same, for CJK text (lexical Dice over character bigrams). */
-      topicSimilarityCjk: z.number().min(0).max(1).default(0.4),
+      topicSimilarity: weight(0.62),
+      /** Same, for CJK text (lexical Dice over words). */
+      topicSimilarityCjk: weight(0.4),
       /** Contradictions closer in time than this with equal confidence are undecidable: both stay, flagged. */
       tieWindowMs: z.number().int().min(0).default(60_000),
-      defaultConfidence: z.number().min(0).max(1).default(0.8),
+      defaultConfidence: weight(0.8),
       /** Extracted memories below this confidence go to L2 (episodic) only. */
-      l3MinConfidence: z.number().min(0).max(1).default(0.6),
-      /** Longest extracted memory, in characters (CJK characters count three). */
+      l3MinConfidence: weight(0.6),
+      /** Longest extracted memory, in characters (a CJK character counts three). */
       maxMemoryChars: z.number().int().min(40).max(4000).default(240),
     })
-    .default({
-      dedupSimilarity: 0.9,
-      topicSimilarity: 0.62,
-      topicSimilarityCjk: 0.4,
-      tieWindowMs: 60_000,
-      defaultConfidence: 0.8,
-      l3MinConfidence: 0.6,
-      maxMemoryChars: 240,
-    }),
+    .prefault({}),
   defaultScope: z.string().default("project:default"),
   /** Who is acting, recorded in the audit log. */
   actor: z.string().default("engine"),

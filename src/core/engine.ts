@@ -19,6 +19,7 @@ import type { Clock, Embedder, LlmClient, Logger, MemoryStore, ModelInfo, Rerank
 import { AccessTracker } from "./recall/access.js";
 import { recallMemories } from "./recall/recall.js";
 import type { RecallResult } from "./recall/types.js";
+import { Serial } from "./serial.js";
 import { parseInput } from "./validate.js";
 import { ingestTurn, type IngestResult } from "./write/ingest.js";
 import { importMemories, writeMemory, type WriteRequest, type WriteResult } from "./write/writer.js";
@@ -41,6 +42,8 @@ export class MemoryEngine {
   readonly config: EngineConfig;
   private ctx: EngineContext | null = null;
   private access: AccessTracker | null = null;
+  /** Mutations run one at a time: a dedup or supersede decision reads the store and must see every earlier write. */
+  private readonly mutations = new Serial();
 
   constructor(
     private readonly deps: EngineDeps,
@@ -84,7 +87,7 @@ export class MemoryEngine {
   /** An explicit memory from an agent or user (the memory_write path). */
   async write(input: WriteInput): Promise<WriteResult> {
     const p = parseInput(WriteInputSchema, input, "write");
-    return writeMemory(this.context(), {
+    return this.mutations.run(() => writeMemory(this.context(), {
       content: p.content,
       scope: this.scopeOf(p.scope),
       type: p.type,
@@ -96,7 +99,7 @@ export class MemoryEngine {
       pinned: p.pinned,
       sessionId: p.sessionId,
       source: p.source ?? "agent",
-    });
+    }));
   }
 
   /** Bulk load of trusted, already-distilled memories (import, benchmarks): batched embedding, no dedup against the store. */
@@ -105,13 +108,13 @@ export class MemoryEngine {
       const p = parseInput(WriteInputSchema, input, `import[${i}]`);
       return { ...p, scope: this.scopeOf(p.scope), source: p.source ?? "import" };
     });
-    return importMemories(this.context(), reqs);
+    return this.mutations.run(() => importMemories(this.context(), reqs));
   }
 
   /** A raw dialogue turn: logged to L0, then extraction decides what becomes memory. */
   async ingest(input: IngestInput): Promise<IngestResult> {
     const p = parseInput(IngestInputSchema, input, "ingest");
-    return ingestTurn(this.context(), p, this.scopeOf(p.scope));
+    return this.mutations.run(() => ingestTurn(this.context(), p, this.scopeOf(p.scope)));
   }
 
   async recall(input: RecallInput): Promise<RecallResult> {
@@ -121,7 +124,7 @@ export class MemoryEngine {
 
   async forget(input: ForgetInput): Promise<ForgetResult> {
     const p = parseInput(ForgetInputSchema, input, "forget");
-    return forgetMemories(this.context(), p, this.scopeOf(p.scope));
+    return this.mutations.run(() => forgetMemories(this.context(), p, this.scopeOf(p.scope)));
   }
 
   /** Memories of a scope; by default the active ones still valid now (expired ones are kept but not listed). */
@@ -184,6 +187,7 @@ export class MemoryEngine {
 
   async close(): Promise<void> {
     if (!this.ctx) return;
+    await this.mutations.idle();
     await this.flush();
     await this.ctx.store.close();
     this.ctx = null;

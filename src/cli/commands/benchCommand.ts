@@ -47,11 +47,17 @@ async function benchLocomo(argv: string[]): Promise<number> {
       json: { type: "boolean" },
       store: { type: "string", default: "lancedb" },
       config: { type: "string" },
+      "min-recall": { type: "string" },
     },
   });
   const path = positionals[0];
   if (!path) throw new HindsightError("INVALID_INPUT", "bench locomo: give the LoCoMo JSON file", { field: "FILE" });
-  const samples = parseLocomo(JSON.parse(await readFile(path, "utf8")));
+  let samples;
+  try {
+    samples = parseLocomo(JSON.parse(await readFile(path, "utf8")));
+  } catch (err) {
+    throw new HindsightError("INVALID_INPUT", `bench locomo: cannot read ${path} as a LoCoMo file: ${(err as Error).message}`, { field: "FILE" });
+  }
   const root = await mkdtemp(join(tmpdir(), "hindsight-locomo-"));
   try {
     const result = await runLocomo(samples, {
@@ -62,10 +68,12 @@ async function benchLocomo(argv: string[]): Promise<number> {
       newStore: async (id): Promise<MemoryStore> => (values.store === "memory" ? new InMemoryStore() : new LanceStore({ dir: join(root, id) })),
       onProgress: (m) => process.stderr.write(`${m}\n`),
     });
+    const floor = values["min-recall"] === undefined ? null : Number(values["min-recall"]);
+    const gateCode = floor === null ? 0 : recallGate(result.overall, result.k, floor);
     if (values.json) {
       const { extra: _extra, ...shape } = result;
       printJson(shape);
-      return 0;
+      return gateCode;
     }
     const ks = result.k;
     print(`LoCoMo evidence recall (${result.questions} questions, ${result.extra.turns} turns, ${result.extra.memories} memories)`);
@@ -79,10 +87,19 @@ async function benchLocomo(argv: string[]): Promise<number> {
     print(`all-evidence hit       ${ks.map((k) => String(result.extra.allHit[String(k)]).padStart(7)).join("")}`);
     print(`dia_ids linked         ${ks.map((k) => String(result.extra.linkedPerQuestion[String(k)]).padStart(7)).join("")}`);
     print(`ingest ${result.extra.ingestSeconds}s, recall p50 ${result.extra.recallMsP50} ms`);
-    return 0;
+    return gateCode;
   } finally {
     await rm(root, { recursive: true, force: true });
   }
+}
+
+/** Regression gate for the smoke run: overall recall at the largest k may not fall below the floor. */
+function recallGate(overall: Record<string, number>, ks: number[], floor: number): number {
+  const k = String(Math.max(...ks));
+  const got = overall[k] ?? 0;
+  if (got >= floor) return 0;
+  process.stderr.write(`bench locomo: overall recall@${k} ${got} is below --min-recall ${floor}\n`);
+  return 1;
 }
 
 async function benchPerf(argv: string[]): Promise<number> {

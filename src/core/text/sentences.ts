@@ -5,7 +5,7 @@
 export function splitSentences(text: string): string[] {
   const out: string[] = [];
   for (const line of text.split(/\n+/)) {
-    const parts = line.split(/(?<=[。！？；!?])|(?<=[.!?]["')\]]?)\s+(?=["'(\[]?[A-Z0-9])/u);
+    const parts = line.split(/(?<=[。！？；!?])|(?<=[.!?]["')\]]?)\s+(?=["'([]?[A-Z0-9])/u);
     for (const p of parts) {
       const s = p.trim();
       if (s.length > 0) out.push(s);

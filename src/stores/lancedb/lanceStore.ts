@@ -3,13 +3,13 @@ import { join } from "node:path";
 import * as lancedb from "@lancedb/lancedb";
 import type { Schema } from "apache-arrow";
 import { HindsightError } from "../../core/errors.js";
+import { Serial } from "../../core/serial.js";
 import type { AuditEntry, MemoryRecord, TurnRecord } from "../../core/model/memory.js";
 import type { Hit, MemoryFilter, MemoryStore, ModelInfo, Page, TurnFilter } from "../../core/ports.js";
 import { queryText } from "../../core/text/tokens.js";
 import { memoryWhere, sqlString, turnWhere } from "../filter.js";
 import { auditSchema, memoriesSchema, metaSchema, turnsSchema } from "./schema.js";
 import { auditToRow, docOf, memoryToRow, turnToRow, vectorOf, type Row } from "./rows.js";
-import { WriteQueue } from "./writeQueue.js";
 
 export interface LanceStoreOptions {
   /** Folder of the LanceDB database (created when missing). */
@@ -30,7 +30,7 @@ export class LanceStore implements MemoryStore {
   private db: lancedb.Connection | null = null;
   private tables: Partial<Record<TableName | "audit" | "meta", lancedb.Table>> = {};
   private model: ModelInfo | null = null;
-  private readonly queue = new WriteQueue();
+  private readonly queue = new Serial();
   private readonly mutations: Record<TableName, number> = { memories: 0, turns: 0 };
   private readonly hasFts: Record<TableName, boolean> = { memories: false, turns: false };
   private readonly indexedRows: Record<TableName, number> = { memories: 0, turns: 0 };
@@ -207,7 +207,8 @@ export class LanceStore implements MemoryStore {
   async listAudit(page: Page & { scope?: string } = {}): Promise<AuditEntry[]> {
     let q = this.table("audit").query();
     if (page.scope !== undefined) q = q.where(`scope = ${sqlString(page.scope)}`);
-    const docs = (await q.toArray()).map((r) => docOf<AuditEntry>(r as Row));
+    // Scans return rows in append order; reversing first keeps entries with the same time newest-appended first.
+    const docs = (await q.toArray()).map((r) => docOf<AuditEntry>(r as Row)).reverse();
     docs.sort((a, b) => b.at - a.at);
     const offset = page.offset ?? 0;
     return docs.slice(offset, offset + (page.limit ?? 100));

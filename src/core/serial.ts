@@ -1,5 +1,5 @@
 /** Runs mutations one at a time, in call order; a failed one does not stop those queued after it. */
-export class WriteQueue {
+export class Serial {
   private tail: Promise<unknown> = Promise.resolve();
 
   run<T>(task: () => Promise<T>): Promise<T> {

@@ -1,0 +1,71 @@
+// Layer rules live here, not in reviewers' heads: each folder lists what it may never import.
+import js from "@eslint/js";
+import tseslint from "typescript-eslint";
+
+const editor = { name: "vscode", message: "Only src/extension may import vscode." };
+const mcpSdk = { group: ["@modelcontextprotocol/*"], message: "Only src/mcp may import the MCP SDK." };
+const network = ["http", "https", "net", "node:http", "node:https", "node:net"].map((name) => ({
+  name,
+  message: "src/core stays free of the network: add a port in src/core/ports.ts instead.",
+}));
+const sideEffects = ["fs", "node:fs", "fs/promises", "node:fs/promises", "child_process", "node:child_process"].map((name) => ({
+  name,
+  message: "src/core is pure: files and processes belong to stores or the composition roots.",
+}));
+const upward = (folders, from) => ({
+  group: folders.flatMap((f) => [`**/${f}/*`, `**/${f}`]),
+  message: `${from} must not depend on ${folders.join(", ")}: dependencies point down to src/core.`,
+});
+
+export default tseslint.config(
+  { ignores: ["node_modules/**", "out/**", "dist/**", "media/**", "**/*.js", "**/*.mjs"] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ["**/*.ts"],
+    rules: {
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      "@typescript-eslint/consistent-type-imports": ["error", { fixStyle: "inline-type-imports" }],
+      eqeqeq: ["error", "always"],
+    },
+  },
+  {
+    files: ["src/core/**/*.ts"],
+    rules: {
+      "no-console": "error",
+      "no-restricted-imports": [
+        "error",
+        { paths: [editor, ...network, ...sideEffects], patterns: [mcpSdk, upward(["stores", "mcp", "extension", "server", "cli", "models", "eval", "bench", "protocol"], "src/core")] },
+      ],
+      "no-restricted-syntax": [
+        "error",
+        { selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']", message: "The engine reads time from the injected Clock, never the wall clock." },
+        { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: "The engine reads time from the injected Clock, never the wall clock." },
+        { selector: "CallExpression[callee.object.name='performance'][callee.property.name='now']", message: "The engine reads time from the injected Clock." },
+      ],
+    },
+  },
+  {
+    files: ["src/stores/**/*.ts", "src/models/**/*.ts"],
+    rules: {
+      "no-console": "error",
+      "no-restricted-imports": ["error", { paths: [editor], patterns: [mcpSdk, upward(["mcp", "extension", "server", "cli", "eval", "bench"], "stores and models")] }],
+    },
+  },
+  {
+    files: ["src/eval/**/*.ts", "src/bench/**/*.ts"],
+    rules: {
+      "no-restricted-imports": ["error", { paths: [editor], patterns: [mcpSdk, upward(["extension", "cli", "server"], "eval and bench")] }],
+    },
+  },
+  {
+    files: ["src/server/**/*.ts", "src/cli/**/*.ts"],
+    rules: {
+      "no-restricted-imports": ["error", { paths: [editor], patterns: [upward(["extension"], "server and cli")] }],
+    },
+  },
+  {
+    files: ["test/**/*.ts"],
+    rules: { "@typescript-eslint/no-non-null-assertion": "off" },
+  },
+);

@@ -1,0 +1,250 @@
+import { strict as assert } from "node:assert";
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+const ROOT = resolve(__dirname, "../../..");
+const CLI = join(ROOT, "bin", "hindsight.js");
+const BUNDLE = join(ROOT, "dist", "cli.js");
+const MODEL_DIR = resolve(ROOT, "..", "shared", "models");
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    newest = Math.max(newest, e.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+/** stderr without LanceDB's own deprecation warnings. */
+function errors(stderr: string): string {
+  return stderr
+    .split("\n")
+    .filter((l) => l.trim() !== "" && !/\bWARN\b/.test(l))
+    .join("\n");
+}
+
+describe("integration: the hindsight CLI", function () {
+  this.timeout(120_000);
+  let home: string;
+  let work: string;
+
+  function cli(args: string[]): Promise<Run> {
+    const env: NodeJS.ProcessEnv = { ...process.env, HINDSIGHT_HOME: home, HINDSIGHT_MODEL_DIR: MODEL_DIR };
+    delete env.HINDSIGHT_MODEL;
+    delete env.HINDSIGHT_ALLOW_DOWNLOAD;
+    return new Promise((resolvePromise, reject) => {
+      const child = spawn(process.execPath, [CLI, ...args], { cwd: work, env, stdio: ["ignore", "pipe", "pipe"] });
+      let stdout = "";
+      let stderr = "";
+      child.stdout.on("data", (d: Buffer) => (stdout += d.toString("utf8")));
+      child.stderr.on("data", (d: Buffer) => (stderr += d.toString("utf8")));
+      child.on("error", reject);
+      child.on("close", (code) => resolvePromise({ code, stdout, stderr }));
+    });
+  }
+
+  before(function () {
+    if (!existsSync(BUNDLE) || statSync(BUNDLE).mtimeMs < newestMtime(join(ROOT, "src"))) {
+      this.timeout(120_000);
+      execFileSync(process.execPath, [join(ROOT, "esbuild.js")], { cwd: ROOT, stdio: "inherit" });
+    }
+    assert.ok(existsSync(BUNDLE), "dist/cli.js was not built");
+  });
+
+  beforeEach(async () => {
+    home = await mkdtemp(join(tmpdir(), "hindsight-home-"));
+    work = await mkdtemp(join(tmpdir(), "hindsight-work-"));
+  });
+
+  afterEach(async () => {
+    await rm(home, { recursive: true, force: true });
+    await rm(work, { recursive: true, force: true });
+  });
+
+  it("remember, recall --json, list and forget --match in a scope", async () => {
+    const remembered = await cli(["remember", "The staging database runs Postgres 16.", "--scope", "project:t"]);
+    assert.equal(remembered.code, 0, errors(remembered.stderr));
+    assert.match(remembered.stdout, /^added [0-9a-f-]{36}: new memory\n$/);
+    const id = remembered.stdout.split(" ")[1]!.replace(":", "");
+    assert.ok(existsSync(join(home, "store")), "the store lives under HINDSIGHT_HOME");
+
+    const recalled = await cli(["recall", "Which Postgres version does staging run?", "--scope", "project:t", "--json"]);
+    assert.equal(recalled.code, 0, errors(recalled.stderr));
+    const r = JSON.parse(recalled.stdout) as { scope: string; memories: Array<{ id: string; content: string; factors: Record<string, number> }>; text: string };
+    assert.equal(r.scope, "project:t");
+    assert.equal(r.memories[0]?.id, id);
+    assert.equal(r.memories[0]?.content, "The staging database runs Postgres 16.");
+    assert.deepEqual(Object.keys(r.memories[0]!.factors).sort(), ["accessBoost", "confidence", "relevance", "timeDecay"]);
+    assert.equal(r.text, "- (fact, confidence 0.80) The staging database runs Postgres 16.");
+
+    const listed = await cli(["list", "--scope", "project:t"]);
+    assert.equal(listed.code, 0, errors(listed.stderr));
+    assert.match(listed.stdout, new RegExp(`^${id.slice(0, 8)}\\s+L3 fact\\s+0\\.80\\s+The staging database runs Postgres 16\\.$`, "m"));
+    assert.match(listed.stdout, /^1 memories$/m);
+
+    const elsewhere = await cli(["list", "--scope", "project:other"]);
+    assert.match(elsewhere.stdout, /^0 memories$/m);
+
+    const forgot = await cli(["forget", "--match", "postgres", "--scope", "project:t"]);
+    assert.equal(forgot.code, 0, errors(forgot.stderr));
+    assert.equal(forgot.stdout, "forgot 1 memories and 0 raw turns\n");
+
+    const after = await cli(["list", "--scope", "project:t"]);
+    assert.match(after.stdout, /^0 memories$/m);
+    const none = await cli(["recall", "Which Postgres version does staging run?", "--scope", "project:t", "--json"]);
+    assert.deepEqual((JSON.parse(none.stdout) as { memories: unknown[] }).memories, []);
+  });
+
+  it('remember "" fails with a clear error and a non-zero exit', async () => {
+    const r = await cli(["remember", "", "--scope", "project:t"]);
+    assert.notEqual(r.code, 0);
+    assert.equal(r.stdout, "");
+    assert.match(errors(r.stderr), /^hindsight: INVALID_INPUT: write: content: must not be empty$/m);
+  });
+
+  it("remember refuses an unknown --type naming the flag", async () => {
+    const r = await cli(["remember", "We use pnpm.", "--type", "opinion", "--scope", "project:t"]);
+    assert.notEqual(r.code, 0);
+    assert.match(errors(r.stderr), /INVALID_INPUT: --type: must be one of preference, fact, constraint, task_state, event/);
+  });
+
+  it("an unknown command prints the usage and exits 2", async () => {
+    const r = await cli(["frobnicate"]);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /unknown command "frobnicate"/);
+    assert.match(r.stderr, /hindsight remember TEXT/);
+  });
+
+  const cases = {
+    version: 1,
+    cases: [
+      {
+        id: "timeliness-vitest",
+        category: "timeliness",
+        lang: "en",
+        scope: "project:x",
+        steps: [
+          { at: "2026-01-12T09:30:00Z", write: { content: "Unit tests are written with Jest.", type: "fact", subject: "unit test framework", confidence: 0.9 } },
+          { at: "2026-02-16T14:05:00Z", write: { content: "Unit tests were migrated to Vitest.", type: "fact", subject: "unit test framework", confidence: 0.9 } },
+          { at: "2026-02-18T09:00:00Z", recall: { query: "Which test framework do we use for unit tests?", k: 3 }, expect: { top: ["vitest"], excludes: ["jest"] } },
+        ],
+      },
+      {
+        id: "noise-greeting",
+        category: "noise",
+        lang: "en",
+        scope: "user:x",
+        steps: [
+          { at: "2026-01-12T09:30:00Z", ingest: { user: "Hi! Thanks a lot." } },
+          { at: "2026-01-12T09:31:00Z", list: {}, expect: { count: 0 } },
+        ],
+      },
+      {
+        id: "guard-aws-key",
+        category: "guard",
+        lang: "en",
+        scope: "user:x",
+        steps: [
+          { at: "2026-01-12T09:30:00Z", write: { content: "My AWS key is AKIAIOSFODNN7EXAMPLE." }, expect: { flagged: true } },
+          { at: "2026-01-12T09:31:00Z", list: {}, expect: { count: 0 } },
+        ],
+      },
+    ],
+  };
+
+  it("eval runs a cases file: PASS lines, a summary and exit 0", async () => {
+    const file = join(work, "cases.json");
+    await writeFile(file, JSON.stringify(cases));
+    const r = await cli(["eval", file]);
+    assert.equal(r.code, 0, errors(r.stderr));
+    const lines = r.stdout.trim().split("\n");
+    assert.deepEqual(lines.filter((l) => /^(PASS|FAIL) /.test(l)), ["PASS timeliness-vitest", "PASS noise-greeting", "PASS guard-aws-key"]);
+    assert.ok(lines.includes("timeliness 1/1  noise 1/1  guard 1/1"), r.stdout);
+    assert.equal(lines[lines.length - 1], "3 passed, 0 failed");
+  });
+
+  it("eval reports a failing case with its reason, and --gate fails below the baseline", async () => {
+    const failing = structuredClone(cases);
+    failing.cases[0]!.steps[2]!.expect = { top: ["jest"], excludes: ["jest"] };
+    const file = join(work, "cases.json");
+    await writeFile(file, JSON.stringify(failing));
+    const r = await cli(["eval", file]);
+    assert.equal(r.code, 0, "without --gate a failing case is reported, not fatal");
+    assert.match(r.stdout, /^FAIL timeliness-vitest: step 3: top: expected \["jest"\], got "Unit tests were migrated to Vitest\."/m);
+    assert.match(r.stdout, /^2 passed, 1 failed$/m);
+
+    const baseline = join(work, "baseline.json");
+    await writeFile(baseline, JSON.stringify({ passed: 3 }));
+    const gated = await cli(["eval", file, "--gate", baseline]);
+    assert.equal(gated.code, 1);
+    assert.match(gated.stderr, /eval gate: 2\/3 passed, below the baseline of 3/);
+  });
+
+  it("eval refuses a malformed cases file, naming the bad field", async () => {
+    const bad = structuredClone(cases);
+    (bad.cases[1]!.steps[0] as { at: string }).at = "yesterday";
+    const file = join(work, "bad.json");
+    await writeFile(file, JSON.stringify(bad));
+    const r = await cli(["eval", file]);
+    assert.notEqual(r.code, 0);
+    assert.equal(r.stdout, "");
+    assert.match(errors(r.stderr), /CASES_INVALID: .*cases\.1\.steps\.0\.at: must be an ISO-8601 timestamp/);
+
+    await writeFile(file, "{ not json");
+    const notJson = await cli(["eval", file]);
+    assert.notEqual(notJson.code, 0);
+    assert.match(errors(notJson.stderr), /CASES_INVALID: eval: cannot read .*bad\.json as JSON/);
+  });
+
+  it("bench locomo --json prints exactly k, questions, overall and by_category", async () => {
+    const sample = {
+      sample_id: "tiny-1",
+      conversation: {
+        speaker_a: "Caroline",
+        speaker_b: "Melanie",
+        session_1_date_time: "1:56 pm on 8 May, 2023",
+        session_1: [
+          { speaker: "Caroline", dia_id: "D1:1", text: "Hey Mel! I started pottery classes last week at the community center." },
+          { speaker: "Melanie", dia_id: "D1:2", text: "That's great! I adopted a golden retriever puppy named Biscuit." },
+          { speaker: "Caroline", dia_id: "D1:3", text: "I'm planning to move to Seattle for a new job in the autumn." },
+        ],
+        session_2_date_time: "10:00 am on 20 May, 2023",
+        session_2: [
+          { speaker: "Melanie", dia_id: "D2:1", text: "Biscuit chewed my running shoes yesterday." },
+          { speaker: "Caroline", dia_id: "D2:2", text: "My pottery teacher showed me how to glaze a blue vase." },
+          { speaker: "Melanie", dia_id: "D2:3", text: "I signed up for a half marathon in Portland in September." },
+        ],
+      },
+      qa: [
+        { question: "What classes did Caroline start?", answer: "pottery", evidence: ["D1:1"], category: 4 },
+        { question: "What is the name of Melanie's puppy?", answer: "Biscuit", evidence: ["D1:2"], category: 4 },
+        { question: "Where will Melanie run a half marathon?", answer: "Portland", evidence: ["D2:3"], category: 1 },
+        { question: "Unscored adversarial question?", answer: "n/a", evidence: ["D1:1"], category: 5 },
+      ],
+    };
+    const file = join(work, "locomo.json");
+    await writeFile(file, JSON.stringify([sample]));
+    const r = await cli(["bench", "locomo", file, "--json", "--k", "1,5"]);
+    assert.equal(r.code, 0, errors(r.stderr));
+    const out = JSON.parse(r.stdout) as { k: number[]; questions: number; overall: Record<string, number>; by_category: Record<string, Record<string, number>> };
+    assert.deepEqual(Object.keys(out).sort(), ["by_category", "k", "overall", "questions"]);
+    assert.deepEqual(out.k, [1, 5]);
+    assert.equal(out.questions, 3);
+    assert.deepEqual(Object.keys(out.overall).sort(), ["1", "5"]);
+    assert.deepEqual(Object.keys(out.by_category).sort(), ["1", "4"]);
+    for (const v of [...Object.values(out.overall), ...Object.values(out.by_category).flatMap((c) => Object.values(c))]) {
+      assert.ok(v >= 0 && v <= 1, `recall ${v} outside [0, 1]`);
+    }
+    assert.ok(out.overall["5"]! >= out.overall["1"]!, "recall@5 cannot be below recall@1");
+  });
+});

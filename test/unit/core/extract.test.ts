@@ -1,0 +1,94 @@
+import { strict as assert } from "node:assert";
+import { extractRules, type ExtractOptions } from "../../../src/core/write/extract.js";
+
+const NOW = Date.UTC(2026, 2, 18, 10, 0, 0);
+const opts: ExtractOptions = { now: NOW, speaker: null, maxMemoryChars: 240, defaultConfidence: 0.8 };
+
+describe("write/extract.extractRules", () => {
+  const dropped = [
+    "Hi!",
+    "Hello there.",
+    "Thanks a lot!",
+    "好的",
+    "谢谢！",
+    "Which database do we use?",
+    "你们用什么数据库？",
+    "Can you check the logs for me.",
+    "How was your weekend",
+  ];
+  for (const text of dropped) {
+    it(`drops chit-chat or a question: ${text}`, () => {
+      assert.deepEqual(extractRules(text, opts), []);
+    });
+  }
+
+  it("drops the greeting but keeps the statement of a mixed turn", () => {
+    const items = extractRules("Hi! We deploy the web app to Fly.io.", opts);
+    assert.equal(items.length, 1);
+    assert.equal(items[0]!.content, "We deploy the web app to Fly.io.");
+  });
+
+  it("keeps a short single-kind turn whole, as one memory", () => {
+    const items = extractRules("We use pnpm for the monorepo. The lockfile is committed to git.", opts);
+    assert.equal(items.length, 1);
+    assert.equal(items[0]!.content, "We use pnpm for the monorepo. The lockfile is committed to git.");
+    assert.equal(items[0]!.type, "fact");
+    assert.equal(items[0]!.confidence, 0.8);
+    assert.equal(items[0]!.validUntil, null);
+  });
+
+  it("splits a long multi-sentence overview into sentences of at most 300 characters", () => {
+    const sentences = [
+      "The backend is a Go service that exposes a REST API behind an nginx reverse proxy on port 8443.",
+      "Its data lives in PostgreSQL 16 with logical replication to a read replica in another region.",
+      "Background jobs run on a Redis-backed queue with at most twenty workers per node and a retry budget of five attempts.",
+      "Deployments go through GitHub Actions, which builds a container image and rolls it out to Kubernetes with Argo CD.",
+      "Observability is Prometheus for metrics, Loki for logs and Tempo for traces, all wired into one Grafana instance.",
+    ];
+    const text = sentences.join(" ");
+    assert.ok(text.length > 300);
+    const items = extractRules(text, opts);
+    assert.ok(items.length >= sentences.length - 1, `expected about one memory per sentence, got ${items.length}`);
+    for (const item of items) assert.ok(item.content.length <= 300, `too long (${item.content.length}): ${item.content}`);
+    for (const s of sentences) assert.ok(items.some((i) => i.content.includes(s)), `lost: ${s}`);
+  });
+
+  it("cleans a leading filler and capitalises", () => {
+    const items = extractRules("btw, the staging database is on port 5433.", opts);
+    assert.equal(items.length, 1);
+    assert.equal(items[0]!.content, "The staging database is on port 5433.");
+  });
+
+  it("gives third-party statements a lower confidence and their own subject", () => {
+    const [item] = extractRules("My friend uses the premium plan.", opts);
+    assert.ok(item);
+    assert.equal(item.subject, "third-party:friend");
+    assert.equal(item.confidence, 0.5);
+  });
+
+  it("gives hedged statements a low confidence", () => {
+    const [item] = extractRules("I think the build uses Gradle.", opts);
+    assert.ok(item);
+    assert.equal(item.confidence, 0.4);
+  });
+
+  it("reads a validity bound from the text", () => {
+    const [item] = extractRules("Deploys are frozen this week.", opts);
+    assert.ok(item);
+    assert.equal(item.validUntil, Date.UTC(2026, 2, 22, 23, 59, 59, 999));
+  });
+
+  it("prefixes the speaker and infers the speaker as subject", () => {
+    const [item] = extractRules("I moved to Berlin last year.", { ...opts, speaker: "Caroline" });
+    assert.ok(item);
+    assert.equal(item.content, "Caroline: I moved to Berlin last year.");
+    assert.equal(item.subject, "Caroline");
+    assert.equal(item.type, "event");
+  });
+
+  it("extracts Chinese statements and drops Chinese greetings", () => {
+    const items = extractRules("你好！我们的数据库是PostgreSQL 16。", opts);
+    assert.equal(items.length, 1);
+    assert.equal(items[0]!.content, "我们的数据库是PostgreSQL 16。");
+  });
+});
