@@ -68,7 +68,8 @@ export class MemoryEngine {
       llm: this.deps.llm ?? null,
       newId: this.deps.newId ?? (() => globalThis.crypto.randomUUID()),
     };
-    this.access = new AccessTracker(this.deps.store);
+    const logger = this.ctx.logger;
+    this.access = new AccessTracker(this.deps.store, (err) => logger.warn("could not record memory access counts", { error: String(err) }));
   }
 
   private context(): EngineContext {

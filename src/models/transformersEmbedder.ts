@@ -16,6 +16,8 @@ export interface TransformersEmbedderOptions {
   /** ONNX weights variant; "q8" is the int8 model_quantized.onnx. */
   dtype?: "q8" | "fp32" | "fp16" | "q4";
   batchSize?: number;
+  /** ONNX intra-op threads (default 1: a query embedding takes ~2 ms either way, and search needs the other cores). */
+  threads?: number;
   /** Download progress (file name, percent), for a progress bar. */
   onProgress?: (file: string, percent: number) => void;
 }
@@ -77,6 +79,9 @@ export class TransformersEmbedder implements Embedder {
       const progress = this.options.onProgress;
       const extract = (await pipeline("feature-extraction", this.modelId, {
         dtype: this.options.dtype ?? "q8",
+        // ONNX worker threads spin after each run by default; on a small machine that steals the CPU
+        // the vector search needs right after the query is embedded.
+        session_options: { intraOpNumThreads: this.options.threads ?? 1, interOpNumThreads: 1, extra: { session: { intra_op: { allow_spinning: "0" } } } },
         ...(progress
           ? {
               progress_callback: (p: { status?: string; file?: string; progress?: number }) => {

@@ -2,29 +2,39 @@ import type { MemoryStore } from "../ports.js";
 
 /**
  * Recall must not turn every read into a write: access counts accumulate here and reach the store
- * in one batch (every `flushEvery` touched memories, and on flush/close).
+ * in one batch, in the background, once `flushEvery` memories were touched (and on flush/close).
  */
 export class AccessTracker {
   private readonly pending = new Map<string, { count: number; at: number }>();
+  private inFlight: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly store: MemoryStore,
-    private readonly flushEvery = 64,
+    private readonly onError: (err: unknown) => void,
+    private readonly flushEvery = 256,
   ) {}
 
   pendingCount(id: string): number {
     return this.pending.get(id)?.count ?? 0;
   }
 
-  async touch(ids: string[], at: number): Promise<void> {
+  touch(ids: string[], at: number): void {
     for (const id of ids) {
       const p = this.pending.get(id);
       this.pending.set(id, { count: (p?.count ?? 0) + 1, at });
     }
-    if (this.pending.size >= this.flushEvery) await this.flush();
+    if (this.pending.size >= this.flushEvery) {
+      this.inFlight = this.inFlight.then(() => this.write()).catch(this.onError);
+    }
   }
 
+  /** Writes every pending count and waits for it. */
   async flush(): Promise<void> {
+    await this.inFlight;
+    await this.write();
+  }
+
+  private async write(): Promise<void> {
     if (this.pending.size === 0) return;
     const batch = new Map(this.pending);
     this.pending.clear();

@@ -61,7 +61,7 @@ export async function recallMemories(ctx: EngineContext, params: RecallParams, s
     result = await fallbackToTurns(ctx, q, scope, k, now);
     usedFallback = result.length > 0;
   }
-  if (!usedFallback && result.length > 0) await access.touch(result.map((m) => m.id), now);
+  if (!usedFallback && result.length > 0) access.touch(result.map((m) => m.id), now);
   return { query: params.query, scope, memories: result, conflicts, usedFallback, text: formatRecall(result, conflicts, usedFallback) };
 }
 

@@ -289,7 +289,8 @@ export class LanceStore implements MemoryStore {
     if (!force && this.mutations[name] < this.optimizeEvery) return;
     this.mutations[name] = 0;
     const t = this.table(name);
-    await t.optimize({ cleanupOlderThan: new Date(Date.now() - 60_000) });
+    // Old versions are only history of this process's own writes; a short grace period covers reads still in flight.
+    await t.optimize({ cleanupOlderThan: new Date(Date.now() - 10_000) });
     const rows = await t.countRows();
     if (rows >= this.vectorIndexMinRows && rows >= 2 * this.indexedRows[name]) {
       await t.createIndex("vector", {
@@ -300,14 +301,34 @@ export class LanceStore implements MemoryStore {
     }
   }
 
+  /** Scalar indexes behind the pre-filters and id lookups; LanceDB keeps them current on optimize. */
+  private static readonly SCALAR_INDEXES: Record<TableName, Array<[string, "bitmap" | "btree"]>> = {
+    memories: [
+      ["id", "btree"],
+      ["scope", "bitmap"],
+      ["status", "bitmap"],
+      ["type", "bitmap"],
+      ["layer", "bitmap"],
+      ["valid_until", "btree"],
+    ],
+    turns: [
+      ["id", "btree"],
+      ["scope", "bitmap"],
+      ["status", "bitmap"],
+    ],
+  };
+
   private async ensureIndexes(name: TableName): Promise<void> {
     const t = this.table(name);
     if ((await t.countRows()) === 0) return;
-    // Tokens are prepared by the engine (stemmed words, CJK bigrams): the index only splits on whitespace.
+    // Tokens are prepared by the engine (stemmed words, CJK words): the index only splits on whitespace.
     await t.createIndex("fts", {
       config: lancedb.Index.fts({ baseTokenizer: "whitespace", lowercase: false, stem: false, removeStopWords: false, asciiFolding: false, withPosition: false }),
       replace: true,
     });
+    for (const [column, kind] of LanceStore.SCALAR_INDEXES[name]) {
+      await t.createIndex(column, { config: kind === "bitmap" ? lancedb.Index.bitmap() : lancedb.Index.btree(), replace: true });
+    }
     this.hasFts[name] = true;
   }
 
@@ -340,7 +361,8 @@ export class LanceStore implements MemoryStore {
     const run = async (bypassIndex: boolean) => {
       let q = t.vectorSearch(Array.from(vector)).distanceType("cosine").select(["doc", "vector"]).limit(limit);
       if (where) q = q.where(where);
-      q = bypassIndex ? q.bypassVectorIndex() : q.nprobes(Math.max(10, Math.round(Math.sqrt(this.indexedRows[name]) / 5)));
+      // ~10% of the IVF partitions (numPartitions = √rows), at least 8.
+      q = bypassIndex ? q.bypassVectorIndex() : q.nprobes(Math.max(8, Math.round(Math.sqrt(this.indexedRows[name]) / 10)));
       return q.toArray();
     };
     let rows = await run(false);
