@@ -359,7 +359,7 @@ export class LanceStore implements MemoryStore {
   private async vectorSearch<T>(name: TableName, vector: Float32Array, where: string, limit: number): Promise<Array<Hit<T>>> {
     const t = this.table(name);
     const run = async (bypassIndex: boolean) => {
-      let q = t.vectorSearch(Array.from(vector)).distanceType("cosine").select(["doc", "vector"]).limit(limit);
+      let q = t.vectorSearch(Array.from(vector)).distanceType("cosine").select(["doc", "vector", "_distance"]).limit(limit);
       if (where) q = q.where(where);
       // ~10% of the IVF partitions (numPartitions = √rows), at least 8.
       q = bypassIndex ? q.bypassVectorIndex() : q.nprobes(Math.max(8, Math.round(Math.sqrt(this.indexedRows[name]) / 10)));
@@ -374,7 +374,7 @@ export class LanceStore implements MemoryStore {
   private async textSearch<T>(name: TableName, query: string, where: string, limit: number): Promise<Array<Hit<T>>> {
     const text = queryText(query);
     if (!text || !this.hasFts[name]) return [];
-    let q = this.table(name).search(new lancedb.MatchQuery(text, "fts"), "fts").select(["doc", "vector"]).limit(limit);
+    let q = this.table(name).search(new lancedb.MatchQuery(text, "fts"), "fts").select(["doc", "vector", "_score"]).limit(limit);
     if (where) q = q.where(where);
     const rows = await q.toArray();
     return rows.map((r) => ({ record: docOf<T>(r as Row), vector: vectorOf(r as Row), score: Number(r._score) }));
