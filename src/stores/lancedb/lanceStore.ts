@@ -122,13 +122,8 @@ export class LanceStore implements MemoryStore {
     return this.upsert("memories", items.map((i) => memoryToRow(i.record, i.vector)));
   }
 
-  async updateMemories(records: MemoryRecord[]): Promise<void> {
-    if (records.length === 0) return;
-    return this.queue.run(async () => {
-      const vectors = await this.vectorsOf("memories", records.map((r) => r.id));
-      const rows = records.filter((r) => vectors.has(r.id)).map((r) => memoryToRow(r, vectors.get(r.id) as Float32Array));
-      await this.mergeRows("memories", rows);
-    });
+  updateMemories(records: MemoryRecord[]): Promise<void> {
+    return this.updateKeepingVectors("memories", records, memoryToRow);
   }
 
   async getMemories(ids: string[]): Promise<MemoryRecord[]> {
@@ -165,13 +160,8 @@ export class LanceStore implements MemoryStore {
     return this.upsert("turns", items.map((i) => turnToRow(i.record, i.vector)));
   }
 
-  async updateTurns(records: TurnRecord[]): Promise<void> {
-    if (records.length === 0) return;
-    return this.queue.run(async () => {
-      const vectors = await this.vectorsOf("turns", records.map((r) => r.id));
-      const rows = records.filter((r) => vectors.has(r.id)).map((r) => turnToRow(r, vectors.get(r.id) as Float32Array));
-      await this.mergeRows("turns", rows);
-    });
+  updateTurns(records: TurnRecord[]): Promise<void> {
+    return this.updateKeepingVectors("turns", records, turnToRow);
   }
 
   getTurns(ids: string[]): Promise<TurnRecord[]> {
@@ -257,6 +247,15 @@ export class LanceStore implements MemoryStore {
   }
 
   // ---- internals ----
+
+  /** Rewrites records that exist (missing ids are skipped) with the vectors they already have. */
+  private updateKeepingVectors<T extends { id: string }>(name: TableName, records: T[], toRow: (r: T, v: Float32Array) => Row): Promise<void> {
+    if (records.length === 0) return Promise.resolve();
+    return this.queue.run(async () => {
+      const vectors = await this.vectorsOf(name, records.map((r) => r.id));
+      await this.mergeRows(name, records.filter((r) => vectors.has(r.id)).map((r) => toRow(r, vectors.get(r.id) as Float32Array)));
+    });
+  }
 
   private upsert(name: TableName, rows: Row[]): Promise<void> {
     if (rows.length === 0) return Promise.resolve();
