@@ -12,6 +12,8 @@ export interface EngineContext {
   reranker: Reranker | null;
   llm: LlmClient | null;
   newId: () => string;
+  /** Last message heard per scope and session: an answer is only standalone with the question before it. */
+  lastMessage: Map<string, { text: string; at: number }>;
 }
 
 export const silentLogger: Logger = {

@@ -67,6 +67,7 @@ export class MemoryEngine {
       reranker: this.deps.reranker ?? null,
       llm: this.deps.llm ?? null,
       newId: this.deps.newId ?? (() => globalThis.crypto.randomUUID()),
+      lastMessage: new Map(),
     };
     const logger = this.ctx.logger;
     this.access = new AccessTracker(this.deps.store, (err) => logger.warn("could not record memory access counts", { error: String(err) }));

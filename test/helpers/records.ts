@@ -9,6 +9,7 @@ export function memoryRecord(overrides: Partial<MemoryRecord> & { id: string }):
     type: "fact",
     subject: "general",
     content: `memory ${overrides.id}`,
+    context: null,
     confidence: 0.8,
     source: "agent",
     sourceTurns: [],

@@ -33,6 +33,11 @@ export const MemoryRecordSchema = z.object({
   type: MemoryTypeSchema,
   subject: z.string().max(200),
   content: z.string().min(1),
+  /**
+   * What the statement answered or continued (e.g. the question before an answer in a conversation):
+   * searchable with the memory, not part of what it says.
+   */
+  context: z.string().nullable().default(null),
   confidence: z.number().min(0).max(1),
   source: SourceSchema,
   /** L0 turn ids this memory was derived from. */
@@ -61,7 +66,12 @@ export const MemoryRecordSchema = z.object({
   embeddingModel: z.string(),
 });
 
-export type MemoryRecord = z.infer<typeof MemoryRecordSchema>;
+export type MemoryRecord = z.output<typeof MemoryRecordSchema>;
+
+/** The text a memory is found by (embedding and full text): its content, plus its context when it has one. */
+export function searchText(m: Pick<MemoryRecord, "content" | "context">): string {
+  return m.context ? `${m.content} (${m.context})` : m.content;
+}
 
 export const TURN_STATUSES = ["active", "redacted"] as const;
 export type TurnStatus = (typeof TURN_STATUSES)[number];

@@ -1,7 +1,7 @@
 import type { EngineContext } from "../context.js";
 import { embedOne } from "../context.js";
 import type { RecallParams } from "../model/inputs.js";
-import type { MemoryRecord, TurnRecord } from "../model/memory.js";
+import { searchText, type MemoryRecord, type TurnRecord } from "../model/memory.js";
 import type { Hit, MemoryFilter } from "../ports.js";
 import { splitSentences } from "../text/sentences.js";
 import { contentTokenSet, coverage } from "../text/tokens.js";
@@ -47,7 +47,7 @@ export async function recallMemories(ctx: EngineContext, params: RecallParams, s
 
   const scored: RecalledMemory[] = [];
   for (const c of pool(byVector, byText)) {
-    const parts = fuseRelevance(q, c.record.content, c.vector, c.fullText, ctx.config);
+    const parts = fuseRelevance(q, searchText(c.record), c.vector, c.fullText, ctx.config);
     if (parts.evidence < ctx.config.recall.relevanceFloor) continue;
     scored.push(toRecalled(ctx, c.record, parts.relevance, now, access));
   }

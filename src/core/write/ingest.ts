@@ -2,6 +2,7 @@ import type { EngineContext } from "../context.js";
 import { embedOne } from "../context.js";
 import type { IngestParams } from "../model/inputs.js";
 import type { TurnRecord } from "../model/memory.js";
+import { splitSentences } from "../text/sentences.js";
 import { extractRules } from "./extract.js";
 import { guardText } from "./guard.js";
 import { audit, writeMemory, type WriteResult } from "./writer.js";
@@ -18,6 +19,23 @@ export interface IngestResult {
 /** Text of a turn as the L0 index sees it (speaker included so names are searchable). */
 export function turnText(turn: Pick<TurnRecord, "speaker" | "user">): string {
   return turn.speaker ? `${turn.speaker}: ${turn.user}` : turn.user;
+}
+
+const CONTEXT_WINDOW_MS = 30 * 60_000;
+
+function sessionKey(scope: string, sessionId: string | null): string {
+  return `${scope}\u0000${sessionId ?? ""}`;
+}
+
+/**
+ * The question the previous message of this session asked, if any: "Researching adoption agencies"
+ * answers "What are your plans for the summer?" and is only found through it.
+ */
+function questionBefore(ctx: EngineContext, scope: string, sessionId: string | null, now: number): string | null {
+  const last = ctx.lastMessage.get(sessionKey(scope, sessionId));
+  if (!last || now - last.at > CONTEXT_WINDOW_MS) return null;
+  const questions = splitSentences(last.text).filter((s) => /[?？]\s*$/.test(s));
+  return questions.length > 0 ? questions.slice(-2).join(" ") : null;
 }
 
 /** L0 first (verbatim, secrets redacted), then extraction, then the write path for each item. */
@@ -39,6 +57,11 @@ export async function ingestTurn(ctx: EngineContext, params: IngestParams, scope
   await ctx.store.putTurns([{ record: turn, vector: await embedOne(ctx, turnText(turn)) }]);
   if (verdict.kind === "secret") await audit(ctx, "refuse", scope, [], [turn.id], `${verdict.reason}; raw turn redacted`);
 
+  const context = questionBefore(ctx, scope, params.sessionId ?? null, now);
+  ctx.lastMessage.set(sessionKey(scope, params.sessionId ?? null), {
+    text: turn.assistant ?? turnText(turn),
+    at: now,
+  });
   const items = extractRules(verdict.redacted, {
     now,
     speaker: turn.speaker,
@@ -56,6 +79,7 @@ export async function ingestTurn(ctx: EngineContext, params: IngestParams, scope
         sourceTurns: [turn.id],
         sourceRefs: turn.ref ? [turn.ref] : [],
         speaker: turn.speaker,
+        context,
       }),
     );
   }

@@ -1,6 +1,6 @@
 import type { EngineContext } from "../context.js";
 import { embedOne } from "../context.js";
-import type { Layer, MemoryRecord, MemorySource, MemoryType } from "../model/memory.js";
+import { searchText, type Layer, type MemoryRecord, type MemorySource, type MemoryType } from "../model/memory.js";
 import type { Hit } from "../ports.js";
 import { isMostlyCjk } from "../text/cjk.js";
 import { classifyType, inferSubject } from "./classify.js";
@@ -38,6 +38,8 @@ export interface WriteRequest {
   sourceRefs?: string[];
   /** Speaker for subject inference of extracted statements. */
   speaker?: string | null;
+  /** See MemoryRecord.context. */
+  context?: string | null;
 }
 
 function chooseLayer(type: MemoryType, confidence: number, l3Min: number): Layer {
@@ -66,7 +68,7 @@ export async function writeMemory(ctx: EngineContext, req: WriteRequest): Promis
   }
 
   const record = newRecord(ctx, req, now);
-  const vector = await embedOne(ctx, req.content);
+  const vector = await embedOne(ctx, searchText(record));
 
   if (verdict.kind === "injection") {
     record.status = "quarantined";
@@ -178,6 +180,7 @@ export function newRecord(ctx: EngineContext, req: WriteRequest, now: number): M
     type,
     subject: req.subject ?? inferSubject(req.content, req.speaker ?? null),
     content: req.content,
+    context: req.context ?? null,
     confidence,
     source: req.source,
     sourceTurns: req.sourceTurns ?? [],
@@ -224,7 +227,7 @@ export async function importMemories(ctx: EngineContext, reqs: WriteRequest[]): 
       }
       return [record];
     });
-    const vectors = await ctx.embedder.embed(batch.map((r) => r.content));
+    const vectors = await ctx.embedder.embed(batch.map(searchText));
     await ctx.store.putMemories(batch.map((record, j) => ({ record, vector: vectors[j] as Float32Array })));
     imported += batch.length;
   }

@@ -4,7 +4,7 @@ import * as lancedb from "@lancedb/lancedb";
 import type { Schema } from "apache-arrow";
 import { HindsightError } from "../../core/errors.js";
 import { Serial } from "../../core/serial.js";
-import type { AuditEntry, MemoryRecord, TurnRecord } from "../../core/model/memory.js";
+import { searchText, type AuditEntry, type MemoryRecord, type TurnRecord } from "../../core/model/memory.js";
 import type { Hit, MemoryFilter, MemoryStore, ModelInfo, Page, TurnFilter } from "../../core/ports.js";
 import { queryText } from "../../core/text/tokens.js";
 import { memoryWhere, sqlString, turnWhere } from "../filter.js";
@@ -212,7 +212,7 @@ export class LanceStore implements MemoryStore {
       const names = await db.tableNames();
       const memories = names.includes("memories") ? await this.scanTable<MemoryRecord>(await db.openTable("memories"), "") : [];
       const turns = names.includes("turns") ? await this.scanTable<TurnRecord>(await db.openTable("turns"), "") : [];
-      const memVectors = await embedInBatches(memories.map((m) => m.content), embed);
+      const memVectors = await embedInBatches(memories.map(searchText), embed);
       const turnVectors = await embedInBatches(turns.map((t) => (t.speaker ? `${t.speaker}: ${t.user}` : t.user)), embed);
       // The vector column's width may change with the model, so the tables are rebuilt, not updated.
       const mt = await db.createEmptyTable("memories", memoriesSchema(model.dimension), { mode: "overwrite" });

@@ -1,4 +1,4 @@
-import type { AuditEntry, MemoryRecord, TurnRecord } from "../../core/model/memory.js";
+import { searchText, type AuditEntry, type MemoryRecord, type TurnRecord } from "../../core/model/memory.js";
 import { indexText } from "../../core/text/tokens.js";
 
 export type Row = Record<string, unknown>;
@@ -14,7 +14,7 @@ export function memoryToRow(record: MemoryRecord, vector: Float32Array): Row {
     valid_until: record.validUntil,
     created_at: record.createdAt,
     // Subject words are searchable too: "deploy target" finds memories about it.
-    fts: indexText(`${record.content} ${record.subject.startsWith("third-party:") ? "" : record.subject}`),
+    fts: indexText(`${searchText(record)} ${record.subject.startsWith("third-party:") ? "" : record.subject}`),
     doc: JSON.stringify(record),
     vector: Array.from(vector),
   };

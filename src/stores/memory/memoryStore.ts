@@ -1,5 +1,5 @@
 import { HindsightError } from "../../core/errors.js";
-import type { AuditEntry, MemoryRecord, TurnRecord } from "../../core/model/memory.js";
+import { searchText, type AuditEntry, type MemoryRecord, type TurnRecord } from "../../core/model/memory.js";
 import type { Hit, MemoryFilter, MemoryStore, ModelInfo, Page, TurnFilter } from "../../core/ports.js";
 import { cosine } from "../../core/text/vector.js";
 import { contentTokens } from "../../core/text/tokens.js";
@@ -66,7 +66,7 @@ export class InMemoryStore implements MemoryStore {
   }
 
   async searchMemoriesByText(query: string, filter: MemoryFilter, limit: number): Promise<Array<Hit<MemoryRecord>>> {
-    return textSearch([...this.memories.values()].filter((r) => memoryMatches(r.record, filter)), query, limit, (m) => m.content);
+    return textSearch([...this.memories.values()].filter((r) => memoryMatches(r.record, filter)), query, limit, searchText);
   }
 
   async deleteMemories(ids: string[]): Promise<number> {
@@ -120,7 +120,7 @@ export class InMemoryStore implements MemoryStore {
 
   async reembed(model: ModelInfo, embed: (texts: string[]) => Promise<Float32Array[]>): Promise<{ memories: number; turns: number }> {
     const mem = [...this.memories.values()];
-    const mv = await embed(mem.map((r) => r.record.content));
+    const mv = await embed(mem.map((r) => searchText(r.record)));
     mem.forEach((r, i) => {
       r.vector = mv[i] as Float32Array;
       r.record.embeddingModel = model.id;
