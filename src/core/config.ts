@@ -7,7 +7,7 @@ const lambda = (d: number) => z.number().min(0).max(10).default(d);
 /** Every field has its own default, so a partial override ({weights: {timeDecay: 0}}) keeps the rest. */
 export const EngineConfigSchema = z.object({
   /** final = relevance·w.relevance + confidence·w.confidence + time_decay·w.timeDecay + access_boost·w.access */
-  weights: z.object({ relevance: weight(0.6), confidence: weight(0.2), timeDecay: weight(0.15), access: weight(0.05) }).prefault({}),
+  weights: z.object({ relevance: weight(0.65), confidence: weight(0.2), timeDecay: weight(0.1), access: weight(0.05) }).prefault({}),
   /** time_decay = exp(-λ·days since the memory was last stated); long-lived kinds decay slowly. */
   decayPerDay: z
     .object({ preference: lambda(0.005), fact: lambda(0.01), constraint: lambda(0.005), task_state: lambda(0.1), event: lambda(0.005) })

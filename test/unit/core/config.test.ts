@@ -8,7 +8,7 @@ import { FakeEmbedder, FixedClock } from "../../helpers/fakes.js";
 describe("config.resolveConfig", () => {
   it("fills every default from an empty input", () => {
     const c = resolveConfig();
-    assert.deepEqual(c.weights, { relevance: 0.6, confidence: 0.2, timeDecay: 0.15, access: 0.05 });
+    assert.deepEqual(c.weights, { relevance: 0.65, confidence: 0.2, timeDecay: 0.1, access: 0.05 });
     assert.equal(c.recall.defaultK, 5);
     assert.equal(c.recall.relevanceFloor, 0.3);
     assert.equal(c.write.tieWindowMs, 60_000);
@@ -25,7 +25,7 @@ describe("config.resolveConfig", () => {
     assert.equal(c.write.tieWindowMs, 0);
     assert.equal(c.write.dedupSimilarity, 0.9);
     assert.equal(c.write.defaultConfidence, 0.8);
-    assert.deepEqual(c.weights, { relevance: 0.6, confidence: 0.2, timeDecay: 0.15, access: 0.05 });
+    assert.deepEqual(c.weights, { relevance: 0.65, confidence: 0.2, timeDecay: 0.1, access: 0.05 });
   });
 
   it("accepts a full set of weights", () => {

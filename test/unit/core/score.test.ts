@@ -38,7 +38,7 @@ describe("recall/score", () => {
 
   it("finalScore is the configured weighted sum", () => {
     const f = { relevance: 0.5, confidence: 0.9, timeDecay: 0.8, accessBoost: 0.1 };
-    assert.ok(Math.abs(finalScore(f, config) - (0.6 * 0.5 + 0.2 * 0.9 + 0.15 * 0.8 + 0.05 * 0.1)) < 1e-12);
+    assert.ok(Math.abs(finalScore(f, config) - (0.65 * 0.5 + 0.2 * 0.9 + 0.1 * 0.8 + 0.05 * 0.1)) < 1e-12);
     const onlyRelevance = resolveConfig({ weights: { relevance: 1, confidence: 0, timeDecay: 0, access: 0 } });
     assert.equal(finalScore(f, onlyRelevance), 0.5);
     const onlyDecay = resolveConfig({ weights: { relevance: 0, confidence: 0, timeDecay: 1, access: 0 } });
