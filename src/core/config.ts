@@ -27,6 +27,8 @@ export const EngineConfigSchema = z.object({
       /** Blend of the fused relevance: vector evidence, full-text rank evidence, query-term coverage. */
       fusion: z.object({ vector: weight(0.55), fullText: weight(0.25), coverage: weight(0.2) }).prefault({}),
       fallbackToL0: z.boolean().default(true),
+      /** With a session id, up to this many of the session's working-memory (L1) items come first. */
+      workingMemoryItems: z.number().int().min(0).max(20).default(3),
     })
     .prefault({}),
   write: z
@@ -44,6 +46,10 @@ export const EngineConfigSchema = z.object({
       l3MinConfidence: weight(0.6),
       /** Longest extracted memory, in characters (a CJK character counts three). */
       maxMemoryChars: z.number().int().min(40).max(4000).default(240),
+      /** How long the LLM extractor may take for one turn before ingest falls back to the rule extractor. */
+      llmTimeoutMs: z.number().int().min(100).max(600_000).default(8000),
+      /** Task state is working memory: without an explicit valid_until it expires after this many hours. */
+      taskStateTtlHours: z.number().positive().max(24 * 365).default(72),
     })
     .prefault({}),
   defaultScope: z.string().default("project:default"),

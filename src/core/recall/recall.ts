@@ -52,7 +52,9 @@ export async function recallMemories(ctx: EngineContext, params: RecallParams, s
     scored.push(toRecalled(ctx, c.record, parts.relevance, now, access));
   }
   scored.sort((a, b) => b.score - a.score);
-  const memories = withConflictPartners(scored, k);
+  const working = params.sessionId ? await workingMemory(ctx, q, scope, params.sessionId, now, k, access) : [];
+  const workingIds = new Set(working.map((m) => m.id));
+  const memories = [...working, ...withConflictPartners(scored.filter((m) => !workingIds.has(m.id)), k - working.length)];
   const conflicts = conflictsAmong(memories, scored);
 
   let usedFallback = false;
@@ -63,6 +65,20 @@ export async function recallMemories(ctx: EngineContext, params: RecallParams, s
   }
   if (!usedFallback && result.length > 0) access.touch(result.map((m) => m.id), now);
   return { query: params.query, scope, memories: result, conflicts, usedFallback, text: formatRecall(result, conflicts, usedFallback) };
+}
+
+/**
+ * L1 working memory of the session (task state, still valid), newest first: offered before anything
+ * else whatever the query, because an agent in the middle of a task needs where it stands.
+ */
+async function workingMemory(ctx: EngineContext, q: QueryFeatures, scope: string, sessionId: string, now: number, k: number, access: AccessTracker): Promise<RecalledMemory[]> {
+  const limit = Math.min(ctx.config.recall.workingMemoryItems, Math.ceil(k / 2));
+  if (limit === 0) return [];
+  const items = await ctx.store.listMemories({ scope, statuses: ["active"], layers: ["L1"], sessionId, validAt: now }, { limit });
+  return items.map((m) => {
+    const parts = fuseRelevance(q, searchText(m), new Float32Array(0), 0, ctx.config);
+    return toRecalled(ctx, m, parts.relevance, now, access);
+  });
 }
 
 function toRecalled(ctx: EngineContext, m: MemoryRecord, relevance: number, now: number, access: AccessTracker): RecalledMemory {

@@ -192,7 +192,7 @@ export function newRecord(ctx: EngineContext, req: WriteRequest, now: number): M
     lastAccessedAt: null,
     accessCount: 0,
     confirmCount: 1,
-    validUntil: req.validUntil === undefined ? parseValidUntil(req.content, now) : req.validUntil,
+    validUntil: req.validUntil === undefined ? (parseValidUntil(req.content, now) ?? defaultValidity(ctx, type, now)) : req.validUntil,
     status: "active",
     statusReason: null,
     supersedes: [],
@@ -203,6 +203,11 @@ export function newRecord(ctx: EngineContext, req: WriteRequest, now: number): M
     tags: req.tags ?? [],
     embeddingModel: ctx.model.id,
   };
+}
+
+/** Working memory is short-lived by nature; other kinds hold until said otherwise. */
+function defaultValidity(ctx: EngineContext, type: MemoryType, now: number): number | null {
+  return type === "task_state" ? now + ctx.config.write.taskStateTtlHours * 3_600_000 : null;
 }
 
 /**
