@@ -52,6 +52,10 @@ export const EngineConfigSchema = z.object({
       taskStateTtlHours: z.number().positive().max(24 * 365).default(72),
     })
     .prefault({}),
+  /** A compression is proposed when one scope+subject+type holds more than `moreThanItems` memories spread over more than `moreThanDays`. */
+  compression: z
+    .object({ moreThanItems: z.number().int().min(1).default(10), moreThanDays: z.number().min(0).default(7) })
+    .prefault({}),
   defaultScope: z.string().default("project:default"),
   /** Who is acting, recorded in the audit log. */
   actor: z.string().default("engine"),

@@ -1,20 +1,26 @@
 import { resolveConfig, type EngineConfig, type EngineConfigInput } from "./config.js";
 import { silentLogger, type EngineContext } from "./context.js";
 import { HindsightError } from "./errors.js";
+import { approveProposal, fileProposal, proposeCompressions, rejectProposal, rollbackProposal, type SummarizeResult } from "./compress/compress.js";
+import { selectForSummary } from "./compress/select.js";
+import { summarise } from "./compress/summarize.js";
 import { forgetMemories, type ForgetResult } from "./forget/forget.js";
 import {
   ForgetInputSchema,
   IngestInputSchema,
   ListInputSchema,
   RecallInputSchema,
+  SummarizeInputSchema,
   WriteInputSchema,
   type ForgetInput,
   type IngestInput,
   type ListInput,
   type RecallInput,
+  type SummarizeInput,
   type WriteInput,
 } from "./model/inputs.js";
 import { ScopeSchema, type AuditEntry, type MemoryRecord } from "./model/memory.js";
+import type { CompressionProposal, ProposalStatus } from "./model/proposal.js";
 import type { Clock, Embedder, LlmClient, Logger, MemoryStore, ModelInfo, Reranker } from "./ports.js";
 import { AccessTracker } from "./recall/access.js";
 import { recallMemories } from "./recall/recall.js";
@@ -127,6 +133,46 @@ export class MemoryEngine {
   async forget(input: ForgetInput): Promise<ForgetResult> {
     const p = parseInput(ForgetInputSchema, input, "forget");
     return this.mutations.run(() => forgetMemories(this.context(), p, this.scopeOf(p.scope)));
+  }
+
+  /** A summary of what is remembered about a topic or a subject/type in a time window; `propose` files it for review. */
+  async summarize(input: SummarizeInput): Promise<SummarizeResult> {
+    const p = parseInput(SummarizeInputSchema, input, "summarize");
+    const ctx = this.context();
+    const scope = this.scopeOf(p.scope);
+    const run = async (): Promise<SummarizeResult> => {
+      const memories = await selectForSummary(ctx, p, scope, this.access as AccessTracker);
+      if (memories.length === 0) return { summary: "", summarizer: "extractive", sourceIds: [], proposal: null };
+      if (p.propose) {
+        const proposal = await fileProposal(ctx, scope, memories, `requested summary of ${memories.length} memories`);
+        return { summary: proposal.summary, summarizer: proposal.summarizer, sourceIds: proposal.sourceIds, proposal };
+      }
+      const s = await summarise(ctx, memories);
+      return { summary: s.text, summarizer: s.summarizer, sourceIds: memories.map((m) => m.id), proposal: null };
+    };
+    return p.propose ? this.mutations.run(run) : run();
+  }
+
+  /** Files proposals for groups past the compression thresholds (scope+subject+type, count and span). */
+  async proposeCompressions(scope?: string): Promise<CompressionProposal[]> {
+    const s = this.scopeOf(scope === undefined ? undefined : parseInput(ScopeSchema, scope, "scope"));
+    return this.mutations.run(() => proposeCompressions(this.context(), s));
+  }
+
+  async listProposals(options: { scope?: string; statuses?: ProposalStatus[] } = {}): Promise<CompressionProposal[]> {
+    return this.context().store.listProposals({ scope: this.scopeOf(options.scope), ...(options.statuses ? { statuses: options.statuses } : {}) });
+  }
+
+  approveProposal(id: string): Promise<CompressionProposal> {
+    return this.mutations.run(() => approveProposal(this.context(), id));
+  }
+
+  rejectProposal(id: string): Promise<CompressionProposal> {
+    return this.mutations.run(() => rejectProposal(this.context(), id));
+  }
+
+  rollbackProposal(id: string): Promise<CompressionProposal> {
+    return this.mutations.run(() => rollbackProposal(this.context(), id));
   }
 
   /** Memories of a scope; by default the active ones still valid now (expired ones are kept but not listed). */

@@ -1,4 +1,5 @@
 import type { AuditEntry, Layer, MemoryRecord, MemoryStatus, MemoryType, TurnRecord } from "./model/memory.js";
+import type { CompressionProposal, ProposalStatus } from "./model/proposal.js";
 
 /** The engine's only source of "now" (epoch ms): injected so decay and validity are testable. */
 export interface Clock {
@@ -98,6 +99,12 @@ export interface MemoryStore {
   searchTurnsByVector(vector: Float32Array, filter: TurnFilter, limit: number): Promise<Array<Hit<TurnRecord>>>;
   searchTurnsByText(query: string, filter: TurnFilter, limit: number): Promise<Array<Hit<TurnRecord>>>;
   deleteTurns(ids: string[]): Promise<number>;
+
+  /** Review queue of compression proposals (insert or replace by id). */
+  putProposal(proposal: CompressionProposal): Promise<void>;
+  getProposal(id: string): Promise<CompressionProposal | null>;
+  /** Newest first. */
+  listProposals(filter: { scope?: string; statuses?: ProposalStatus[] }): Promise<CompressionProposal[]>;
 
   appendAudit(entry: AuditEntry): Promise<void>;
   listAudit(page?: Page & { scope?: string }): Promise<AuditEntry[]>;

@@ -279,6 +279,36 @@ export function runStoreContract(name: string, makeStore: () => Promise<StoreHan
       });
     });
 
+    describe("review queue", () => {
+      const proposal = (id: string, scope: string, status: "pending" | "approved", createdAt: number) => ({
+        id,
+        scope,
+        subject: "billing deploys",
+        type: "event" as const,
+        sourceIds: ["m1", "m2"],
+        summary: "Two deploys shipped.",
+        summarizer: "extractive" as const,
+        status,
+        reason: "test",
+        createdAt,
+        decidedAt: null,
+        summaryId: null,
+      });
+
+      it("put, get, replace by id, list by scope and status, newest first", async () => {
+        await store.putProposal(proposal("p1", "project:a", "pending", T0));
+        await store.putProposal(proposal("p2", "project:a", "pending", T0 + 1));
+        await store.putProposal(proposal("p3", "project:b", "pending", T0 + 2));
+        assert.deepEqual(await store.getProposal("p2"), proposal("p2", "project:a", "pending", T0 + 1));
+        assert.equal(await store.getProposal("nope"), null);
+        await store.putProposal({ ...proposal("p1", "project:a", "approved", T0), decidedAt: T0 + 5, summaryId: "s1" });
+        assert.equal((await store.getProposal("p1"))?.status, "approved");
+        assert.deepEqual((await store.listProposals({ scope: "project:a" })).map((p) => p.id), ["p2", "p1"]);
+        assert.deepEqual((await store.listProposals({ statuses: ["pending"] })).map((p) => p.id), ["p3", "p2"]);
+        assert.deepEqual((await store.listProposals({ scope: "project:a", statuses: ["approved"] })).map((p) => p.id), ["p1"]);
+      });
+    });
+
     describe("embedding model", () => {
       it("remembers the model it was opened with", async () => {
         assert.deepEqual(await store.storedModel(), MODEL);

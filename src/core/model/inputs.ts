@@ -97,3 +97,18 @@ export const ListInputSchema = z.object({
 });
 export type ListInput = z.input<typeof ListInputSchema>;
 export type ListParams = z.output<typeof ListInputSchema>;
+
+export const SummarizeInputSchema = z
+  .object({
+    topic: z.string().trim().min(1).max(LIMITS.queryChars).optional(),
+    subject: z.string().trim().min(1).max(LIMITS.subjectChars).optional(),
+    type: MemoryTypeSchema.optional(),
+    since: IsoTimeSchema.optional(),
+    until: IsoTimeSchema.optional(),
+    scope: ScopeSchema.optional(),
+    /** File the summary as a compression proposal for review instead of only returning it. */
+    propose: z.boolean().optional(),
+  })
+  .refine((s) => s.since === undefined || s.until === undefined || s.since <= s.until, { message: "since must not be after until", path: ["since"] });
+export type SummarizeInput = z.input<typeof SummarizeInputSchema>;
+export type SummarizeParams = z.output<typeof SummarizeInputSchema>;

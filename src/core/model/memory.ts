@@ -97,7 +97,7 @@ export interface AuditEntry {
   at: number;
   /** Who asked: "cli", "eval", a token id later. */
   actor: string;
-  operation: "write" | "ingest" | "forget" | "edit" | "reembed" | "quarantine" | "refuse";
+  operation: "write" | "ingest" | "forget" | "edit" | "reembed" | "quarantine" | "refuse" | "compress";
   scope: string | null;
   memoryIds: string[];
   turnIds: string[];

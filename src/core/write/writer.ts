@@ -1,6 +1,6 @@
 import type { EngineContext } from "../context.js";
 import { embedOne } from "../context.js";
-import { searchText, type Layer, type MemoryRecord, type MemorySource, type MemoryType } from "../model/memory.js";
+import { searchText, type AuditEntry, type Layer, type MemoryRecord, type MemorySource, type MemoryType } from "../model/memory.js";
 import type { Hit } from "../ports.js";
 import { isMostlyCjk } from "../text/cjk.js";
 import { classifyType, inferSubject } from "./classify.js";
@@ -160,7 +160,7 @@ function union(a: string[], b: string[]): string[] {
 
 export async function audit(
   ctx: EngineContext,
-  operation: "write" | "ingest" | "forget" | "edit" | "reembed" | "quarantine" | "refuse",
+  operation: AuditEntry["operation"],
   scope: string | null,
   memoryIds: string[],
   turnIds: string[],

@@ -5,10 +5,11 @@ import type { Schema } from "apache-arrow";
 import { HindsightError } from "../../core/errors.js";
 import { Serial } from "../../core/serial.js";
 import { searchText, type AuditEntry, type MemoryRecord, type TurnRecord } from "../../core/model/memory.js";
+import type { CompressionProposal, ProposalStatus } from "../../core/model/proposal.js";
 import type { Hit, MemoryFilter, MemoryStore, ModelInfo, Page, TurnFilter } from "../../core/ports.js";
 import { queryText } from "../../core/text/tokens.js";
 import { memoryWhere, sqlString, turnWhere } from "../filter.js";
-import { auditSchema, memoriesSchema, metaSchema, turnsSchema } from "./schema.js";
+import { auditSchema, memoriesSchema, metaSchema, proposalsSchema, turnsSchema } from "./schema.js";
 import { auditToRow, docOf, memoryToRow, turnToRow, vectorOf, type Row } from "./rows.js";
 
 export interface LanceStoreOptions {
@@ -28,7 +29,7 @@ type TableName = "memories" | "turns";
  */
 export class LanceStore implements MemoryStore {
   private db: lancedb.Connection | null = null;
-  private tables: Partial<Record<TableName | "audit" | "meta", lancedb.Table>> = {};
+  private tables: Partial<Record<TableName | "audit" | "meta" | "proposals", lancedb.Table>> = {};
   private model: ModelInfo | null = null;
   private readonly queue = new Serial();
   private readonly mutations: Record<TableName, number> = { memories: 0, turns: 0 };
@@ -61,6 +62,7 @@ export class LanceStore implements MemoryStore {
     this.tables.memories = await openOrCreate(db, names, "memories", memoriesSchema(model.dimension));
     this.tables.turns = await openOrCreate(db, names, "turns", turnsSchema(model.dimension));
     this.tables.audit = await openOrCreate(db, names, "audit", auditSchema());
+    this.tables.proposals = await openOrCreate(db, names, "proposals", proposalsSchema());
     for (const name of ["memories", "turns"] as const) {
       const indices = await this.table(name).listIndices();
       this.hasFts[name] = indices.some((i) => i.columns.includes("fts"));
@@ -102,7 +104,7 @@ export class LanceStore implements MemoryStore {
     await this.queue.run(() => t.mergeInsert("key").whenMatchedUpdateAll().whenNotMatchedInsertAll().execute([{ key, value }]));
   }
 
-  private table(name: TableName | "audit"): lancedb.Table {
+  private table(name: TableName | "audit" | "proposals"): lancedb.Table {
     const t = this.tables[name];
     if (!t) throw new HindsightError("STORE_CLOSED", "the store is not open");
     return t;
@@ -185,6 +187,27 @@ export class LanceStore implements MemoryStore {
 
   deleteTurns(ids: string[]): Promise<number> {
     return this.deleteIds("turns", ids);
+  }
+
+  // ---- review queue ----
+
+  async putProposal(proposal: CompressionProposal): Promise<void> {
+    const t = this.table("proposals");
+    const row = { id: proposal.id, scope: proposal.scope, status: proposal.status, created_at: proposal.createdAt, doc: JSON.stringify(proposal) };
+    await this.queue.run(() => t.mergeInsert("id").whenMatchedUpdateAll().whenNotMatchedInsertAll().execute([row]));
+  }
+
+  async getProposal(id: string): Promise<CompressionProposal | null> {
+    const rows = await this.table("proposals").query().where(`id = ${sqlString(id)}`).select(["doc"]).limit(1).toArray();
+    return rows[0] ? docOf<CompressionProposal>(rows[0] as Row) : null;
+  }
+
+  async listProposals(filter: { scope?: string; statuses?: ProposalStatus[] }): Promise<CompressionProposal[]> {
+    const parts: string[] = [];
+    if (filter.scope !== undefined) parts.push(`scope = ${sqlString(filter.scope)}`);
+    if (filter.statuses) parts.push(`status IN (${filter.statuses.map(sqlString).join(", ")})`);
+    const docs = await this.scanTable<CompressionProposal>(this.table("proposals"), parts.join(" AND "));
+    return docs.sort((a, b) => b.createdAt - a.createdAt);
   }
 
   // ---- audit ----

@@ -38,6 +38,16 @@ export function auditSchema(): Schema {
   ]);
 }
 
+export function proposalsSchema(): Schema {
+  return new Schema([
+    new Field("id", new Utf8(), false),
+    new Field("scope", new Utf8(), false),
+    new Field("status", new Utf8(), false),
+    new Field("created_at", new Float64(), false),
+    new Field("doc", new Utf8(), false),
+  ]);
+}
+
 export function metaSchema(): Schema {
   return new Schema([new Field("key", new Utf8(), false), new Field("value", new Utf8(), false)]);
 }

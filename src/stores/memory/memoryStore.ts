@@ -1,5 +1,6 @@
 import { HindsightError } from "../../core/errors.js";
 import { searchText, type AuditEntry, type MemoryRecord, type TurnRecord } from "../../core/model/memory.js";
+import type { CompressionProposal, ProposalStatus } from "../../core/model/proposal.js";
 import type { Hit, MemoryFilter, MemoryStore, ModelInfo, Page, TurnFilter } from "../../core/ports.js";
 import { cosine } from "../../core/text/vector.js";
 import { contentTokens } from "../../core/text/tokens.js";
@@ -16,6 +17,7 @@ export class InMemoryStore implements MemoryStore {
   private readonly memories = new Map<string, Row<MemoryRecord>>();
   private readonly turns = new Map<string, Row<TurnRecord>>();
   private readonly audit: AuditEntry[] = [];
+  private readonly proposals = new Map<string, CompressionProposal>();
 
   async open(model: ModelInfo): Promise<void> {
     if (this.model && (this.model.id !== model.id || this.model.dimension !== model.dimension)) {
@@ -107,6 +109,22 @@ export class InMemoryStore implements MemoryStore {
 
   async deleteTurns(ids: string[]): Promise<number> {
     return ids.filter((id) => this.turns.delete(id)).length;
+  }
+
+  async putProposal(proposal: CompressionProposal): Promise<void> {
+    this.proposals.set(proposal.id, structuredClone(proposal));
+  }
+
+  async getProposal(id: string): Promise<CompressionProposal | null> {
+    const p = this.proposals.get(id);
+    return p ? structuredClone(p) : null;
+  }
+
+  async listProposals(filter: { scope?: string; statuses?: ProposalStatus[] }): Promise<CompressionProposal[]> {
+    return [...this.proposals.values()]
+      .filter((p) => (filter.scope === undefined || p.scope === filter.scope) && (!filter.statuses || filter.statuses.includes(p.status)))
+      .sort((a, b) => b.createdAt - a.createdAt)
+      .map((p) => structuredClone(p));
   }
 
   async appendAudit(entry: AuditEntry): Promise<void> {
