@@ -46,7 +46,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ["src/stores/**/*.ts", "src/models/**/*.ts"],
+    files: ["src/stores/**/*.ts", "src/models/**/*.ts", "src/llm/**/*.ts"],
     rules: {
       "no-console": "error",
       "no-restricted-imports": ["error", { paths: [editor], patterns: [mcpSdk, upward(["mcp", "extension", "server", "cli", "eval", "bench"], "stores and models")] }],

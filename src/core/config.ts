@@ -27,6 +27,9 @@ export const EngineConfigSchema = z.object({
       /** Blend of the fused relevance: vector evidence, full-text rank evidence, query-term coverage. */
       fusion: z.object({ vector: weight(0.55), fullText: weight(0.25), coverage: weight(0.2) }).prefault({}),
       fallbackToL0: z.boolean().default(true),
+      /** Cross-encoder (when one is configured): how many of the best fused candidates it rescores, and its time budget. */
+      rerankCandidates: z.number().int().min(1).max(100).default(30),
+      rerankBudgetMs: z.number().int().min(1).max(60_000).default(300),
       /** With a session id, up to this many of the session's working-memory (L1) items come first. */
       workingMemoryItems: z.number().int().min(0).max(20).default(3),
     })

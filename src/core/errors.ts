@@ -8,6 +8,8 @@ export const ERROR_CODES = [
   "STORE_CLOSED",
   "GUARD_REFUSED",
   "CASES_INVALID",
+  "LLM_UNAVAILABLE",
+  "LLM_INVALID_OUTPUT",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

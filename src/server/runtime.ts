@@ -2,6 +2,7 @@ import { join } from "node:path";
 import type { EngineConfigInput } from "../core/config.js";
 import { MemoryEngine } from "../core/engine.js";
 import type { Clock, Logger } from "../core/ports.js";
+import { llmClientFromEnv } from "../llm/openaiCompatible.js";
 import { TransformersEmbedder } from "../models/transformersEmbedder.js";
 import { LanceStore } from "../stores/lancedb/lanceStore.js";
 import { defaultHome, defaultModelDir } from "./paths.js";
@@ -39,7 +40,7 @@ export async function openLocalEngine(options: LocalEngineOptions): Promise<{ en
   const dir = options.dataDir ?? join(defaultHome(), "store");
   const store = new LanceStore({ dir });
   const engine = new MemoryEngine(
-    { store, embedder: embedderFromEnv(), clock: systemClock, logger: stderrLogger(options.verbose ?? false) },
+    { store, embedder: embedderFromEnv(), clock: systemClock, logger: stderrLogger(options.verbose ?? false), llm: llmClientFromEnv(process.env) },
     { ...options.config, defaultScope: options.scope, actor: "cli" },
   );
   await engine.open();

@@ -52,6 +52,7 @@ export async function recallMemories(ctx: EngineContext, params: RecallParams, s
     scored.push(toRecalled(ctx, c.record, parts.relevance, now, access));
   }
   scored.sort((a, b) => b.score - a.score);
+  if (ctx.reranker && scored.length > 0) await rerank(ctx, params.query, scored);
   const working = params.sessionId ? await workingMemory(ctx, q, scope, params.sessionId, now, k, access) : [];
   const workingIds = new Set(working.map((m) => m.id));
   const memories = [...working, ...withConflictPartners(scored.filter((m) => !workingIds.has(m.id)), k - working.length)];
@@ -65,6 +66,39 @@ export async function recallMemories(ctx: EngineContext, params: RecallParams, s
   }
   if (!usedFallback && result.length > 0) access.touch(result.map((m) => m.id), now);
   return { query: params.query, scope, memories: result, conflicts, usedFallback, text: formatRecall(result, conflicts, usedFallback) };
+}
+
+/**
+ * Stage 2 with a cross-encoder: the best fused candidates are rescored and its score becomes their
+ * relevance. Past the time budget, or on an error, the fused relevance stands (and says so).
+ */
+async function rerank(ctx: EngineContext, query: string, scored: RecalledMemory[]): Promise<void> {
+  const reranker = ctx.reranker;
+  if (!reranker) return;
+  const head = scored.slice(0, ctx.config.recall.rerankCandidates);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const budget = new Promise<"late">((resolve) => {
+    timer = setTimeout(() => resolve("late"), ctx.config.recall.rerankBudgetMs);
+  });
+  try {
+    const scores = await Promise.race([reranker.score(query, head.map((m) => m.content)), budget]);
+    if (scores === "late") {
+      ctx.logger.warn("cross-encoder over its time budget; using fused relevance", { budgetMs: ctx.config.recall.rerankBudgetMs, reranker: reranker.id });
+      return;
+    }
+    head.forEach((m, i) => {
+      m.factors.relevance = scores[i] ?? m.factors.relevance;
+      m.relevanceSource = "cross-encoder";
+      m.score = finalScore(m.factors, ctx.config);
+    });
+    // Rescored candidates stay ahead of those the cross-encoder did not see: their scores are not comparable.
+    head.sort((a, b) => b.score - a.score);
+    scored.splice(0, head.length, ...head);
+  } catch (err) {
+    ctx.logger.warn("cross-encoder failed; using fused relevance", { error: String(err), reranker: reranker.id });
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /**

@@ -3,14 +3,17 @@ import { embedOne } from "../context.js";
 import type { IngestParams } from "../model/inputs.js";
 import type { TurnRecord } from "../model/memory.js";
 import { splitSentences } from "../text/sentences.js";
-import { extractRules } from "./extract.js";
-import { guardText } from "./guard.js";
+import { extractRules, type ExtractedItem } from "./extract.js";
+import { guardText, type GuardVerdict } from "./guard.js";
+import { extractWithLlm, llmFailureReason } from "./llmExtract.js";
 import { audit, writeMemory, type WriteResult } from "./writer.js";
 
 export interface IngestResult {
   turnId: string;
-  /** Which extractor decided: "rules" (offline) until an LLM extractor is configured. */
-  extractor: "rules";
+  /** Which extractor decided: "llm" when one is configured and answered usefully, else "rules" (offline). */
+  extractor: "rules" | "llm";
+  /** Why a configured LLM was not used (timeout, error, invalid output); null when it was, or when none is configured. */
+  fallbackReason: string | null;
   /** True when the guard redacted part of the raw turn before it was logged. */
   redacted: boolean;
   results: WriteResult[];
@@ -62,12 +65,7 @@ export async function ingestTurn(ctx: EngineContext, params: IngestParams, scope
     text: turn.assistant ?? turnText(turn),
     at: now,
   });
-  const items = extractRules(verdict.redacted, {
-    now,
-    speaker: turn.speaker,
-    maxMemoryChars: ctx.config.write.maxMemoryChars,
-    defaultConfidence: ctx.config.write.defaultConfidence,
-  });
+  const { items, extractor, fallbackReason } = await extract(ctx, verdict, turn, context);
   const results: WriteResult[] = [];
   for (const item of items) {
     results.push(
@@ -89,5 +87,45 @@ export async function ingestTurn(ctx: EngineContext, params: IngestParams, scope
     // The raw line carries the injected instruction: keep it out of the L0 fallback too.
     await ctx.store.updateTurns([{ ...turn, memoryIds: [...new Set(memoryIds)], status: "redacted", user: "[REDACTED:instruction injection]" }]);
   }
-  return { turnId: turn.id, extractor: "rules", redacted: verdict.kind === "secret", results };
+  return { turnId: turn.id, extractor, fallbackReason, redacted: verdict.kind === "secret", results };
+}
+
+interface Extraction {
+  items: ExtractedItem[];
+  extractor: IngestResult["extractor"];
+  fallbackReason: string | null;
+}
+
+/**
+ * The configured LLM when there is one, the rule extractor otherwise or when the LLM fails (the
+ * reason is reported). The LLM only ever sees the redacted turn; a turn the guard flags as an
+ * injection is not handed to it (the model is the injection's target), the rules keep it verbatim
+ * so the writer can quarantine it.
+ */
+async function extract(ctx: EngineContext, verdict: GuardVerdict, turn: TurnRecord, context: string | null): Promise<Extraction> {
+  const rules = () =>
+    extractRules(verdict.redacted, {
+      now: turn.at,
+      speaker: turn.speaker,
+      maxMemoryChars: ctx.config.write.maxMemoryChars,
+      defaultConfidence: ctx.config.write.defaultConfidence,
+    });
+  if (!ctx.llm) return { items: rules(), extractor: "rules", fallbackReason: null };
+  if (verdict.kind === "injection") {
+    return { items: rules(), extractor: "rules", fallbackReason: "turn looks like an instruction injection: not sent to the llm" };
+  }
+  try {
+    const items = await extractWithLlm(ctx.llm, verdict.redacted, {
+      now: turn.at,
+      speaker: turn.speaker,
+      context,
+      turnId: turn.id,
+      timeoutMs: ctx.config.write.llmTimeoutMs,
+    });
+    return { items, extractor: "llm", fallbackReason: null };
+  } catch (err) {
+    const reason = llmFailureReason(err);
+    ctx.logger.warn("llm extraction failed; the rule extractor decided", { llm: ctx.llm.id, turnId: turn.id, reason });
+    return { items: rules(), extractor: "rules", fallbackReason: reason };
+  }
 }

@@ -1,0 +1,64 @@
+import { strict as assert } from "node:assert";
+import { MemoryEngine } from "../../../src/core/engine.js";
+import type { Reranker } from "../../../src/core/ports.js";
+import { TransformersReranker, rerankerIsLocal } from "../../../src/models/transformersReranker.js";
+import { InMemoryStore } from "../../../src/stores/memory/memoryStore.js";
+import { FakeEmbedder, FixedClock, rejection, withTempDir } from "../../helpers/fakes.js";
+import { HindsightError } from "../../../src/core/errors.js";
+
+async function engineWith(reranker: Reranker, config = {}): Promise<MemoryEngine> {
+  const engine = new MemoryEngine({ store: new InMemoryStore(), embedder: new FakeEmbedder(), clock: new FixedClock(), reranker }, { defaultScope: "project:test", ...config });
+  await engine.open();
+  await engine.write({ content: "The deploy pipeline runs on GitHub Actions.", type: "fact" });
+  await engine.write({ content: "The deploy pipeline pushes images to the registry.", type: "fact" });
+  return engine;
+}
+
+/** Prefers documents that mention the registry, whatever the fused evidence says. */
+const registryLover: Reranker = {
+  id: "fake-cross-encoder",
+  score: async (_q, docs) => docs.map((d) => (d.includes("registry") ? 0.95 : 0.1)),
+};
+
+describe("recall with a cross-encoder", () => {
+  it("the cross-encoder's score becomes the relevance and the result says so", async () => {
+    const engine = await engineWith(registryLover);
+    const r = await engine.recall({ query: "deploy pipeline" });
+    assert.match(r.memories[0]?.content ?? "", /registry/);
+    assert.equal(r.memories[0]?.relevanceSource, "cross-encoder");
+    assert.equal(r.memories[0]?.factors.relevance, 0.95);
+  });
+
+  it("over its time budget the fused relevance stands", async () => {
+    const slow: Reranker = { id: "slow", score: (_q, docs) => new Promise((res) => setTimeout(() => res(docs.map(() => 1)), 200)) };
+    const engine = await engineWith(slow, { recall: { rerankBudgetMs: 20 } });
+    const r = await engine.recall({ query: "deploy pipeline" });
+    assert.ok(r.memories.length > 0);
+    assert.ok(r.memories.every((m) => m.relevanceSource === "fused"));
+  });
+
+  it("a failing cross-encoder does not fail recall", async () => {
+    const broken: Reranker = { id: "broken", score: () => Promise.reject(new Error("onnx exploded")) };
+    const engine = await engineWith(broken);
+    const r = await engine.recall({ query: "deploy pipeline" });
+    assert.ok(r.memories.length > 0);
+    assert.equal(r.memories[0]?.relevanceSource, "fused");
+  });
+
+  it("an irrelevant query still recalls nothing: the floor is applied before reranking", async () => {
+    let calls = 0;
+    const eager: Reranker = { id: "eager", score: async (_q, docs) => (calls++, docs.map(() => 1)) };
+    const engine = await engineWith(eager);
+    assert.deepEqual((await engine.recall({ query: "favourite pizza topping" })).memories, []);
+    assert.equal(calls, 0);
+  });
+
+  it("the transformers.js cross-encoder is absent here and says what to do", async () => {
+    await withTempDir(async (dir) => {
+      assert.equal(rerankerIsLocal(dir), false);
+      const err = await rejection(new TransformersReranker({ modelDir: dir, allowDownload: false }).score("q", ["d"]));
+      assert.ok(HindsightError.is(err, "MODEL_UNAVAILABLE"));
+      assert.match((err as Error).message, /HINDSIGHT_ALLOW_DOWNLOAD/);
+    });
+  });
+});
