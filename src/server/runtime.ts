@@ -4,6 +4,7 @@ import { MemoryEngine } from "../core/engine.js";
 import type { Clock, Logger } from "../core/ports.js";
 import { llmClientFromEnv } from "../llm/openaiCompatible.js";
 import { TransformersEmbedder } from "../models/transformersEmbedder.js";
+import { DEFAULT_RERANKER_MODEL, TransformersReranker, rerankerIsLocal } from "../models/transformersReranker.js";
 import { LanceStore } from "../stores/lancedb/lanceStore.js";
 import { defaultHome, defaultModelDir } from "./paths.js";
 
@@ -28,6 +29,20 @@ export function embedderFromEnv(env: NodeJS.ProcessEnv = process.env): Transform
   });
 }
 
+/**
+ * The cross-encoder when it can be had without surprise: in the model folder, or downloadable when
+ * downloads are allowed (HINDSIGHT_ALLOW_DOWNLOAD=1); otherwise recall uses fused relevance.
+ * HINDSIGHT_RERANKER=off disables it, HINDSIGHT_RERANKER=<model id> picks another one.
+ */
+export function rerankerFromEnv(env: NodeJS.ProcessEnv = process.env): TransformersReranker | null {
+  if (env.HINDSIGHT_RERANKER === "off") return null;
+  const modelId = env.HINDSIGHT_RERANKER || DEFAULT_RERANKER_MODEL;
+  const modelDir = defaultModelDir(env);
+  const allowDownload = env.HINDSIGHT_ALLOW_DOWNLOAD === "1";
+  if (!rerankerIsLocal(modelDir, modelId) && !allowDownload) return null;
+  return new TransformersReranker({ modelId, ...(modelDir ? { modelDir } : {}), allowDownload, cacheDir: join(defaultHome(env), "models") });
+}
+
 export interface LocalEngineOptions {
   dataDir?: string;
   scope: string;
@@ -40,7 +55,14 @@ export async function openLocalEngine(options: LocalEngineOptions): Promise<{ en
   const dir = options.dataDir ?? join(defaultHome(), "store");
   const store = new LanceStore({ dir });
   const engine = new MemoryEngine(
-    { store, embedder: embedderFromEnv(), clock: systemClock, logger: stderrLogger(options.verbose ?? false), llm: llmClientFromEnv(process.env) },
+    {
+      store,
+      embedder: embedderFromEnv(),
+      clock: systemClock,
+      logger: stderrLogger(options.verbose ?? false),
+      llm: llmClientFromEnv(process.env),
+      reranker: rerankerFromEnv(process.env),
+    },
     { ...options.config, defaultScope: options.scope, actor: "cli" },
   );
   await engine.open();
