@@ -27,6 +27,10 @@ export const EngineConfigSchema = z.object({
       /** Blend of the fused relevance: vector evidence, full-text rank evidence, query-term coverage. */
       fusion: z.object({ vector: weight(0.55), fullText: weight(0.25), coverage: weight(0.2) }).prefault({}),
       fallbackToL0: z.boolean().default(true),
+      /** Stage-1 candidate generators (ablations and baselines switch one off). */
+      candidateSources: z.array(z.enum(["vector", "fullText"])).min(1).default(["vector", "fullText"]),
+      /** A memory whose source turns are all covered by better-ranked results is moved behind the others: k results, k different things. */
+      diversify: z.boolean().default(true),
       /** Cross-encoder (when one is configured): how many of the best fused candidates it rescores, and its time budget. */
       rerankCandidates: z.number().int().min(1).max(100).default(30),
       rerankBudgetMs: z.number().int().min(1).max(60_000).default(300),
@@ -51,6 +55,13 @@ export const EngineConfigSchema = z.object({
       maxMemoryChars: z.number().int().min(40).max(4000).default(240),
       /** How long the LLM extractor may take for one turn before ingest falls back to the rule extractor. */
       llmTimeoutMs: z.number().int().min(100).max(600_000).default(8000),
+      /**
+       * "rules": the offline extractor decides what is worth remembering and splits long turns;
+       * "verbatim": every ingested turn becomes one memory as said (the naive baseline).
+       */
+      extraction: z.enum(["rules", "verbatim"]).default("rules"),
+      /** Index an answer with the question asked just before it in the same session. */
+      sessionContext: z.boolean().default(true),
       /** Task state is working memory: without an explicit valid_until it expires after this many hours. */
       taskStateTtlHours: z.number().positive().max(24 * 365).default(72),
     })

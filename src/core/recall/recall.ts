@@ -40,9 +40,10 @@ export async function recallMemories(ctx: EngineContext, params: RecallParams, s
   if (params.types) filter.types = params.types;
   if (params.layers) filter.layers = params.layers;
 
+  const sources = ctx.config.recall.candidateSources;
   const [byVector, byText] = await Promise.all([
-    q.cjk ? Promise.resolve([]) : ctx.store.searchMemoriesByVector(q.vector, filter, ctx.config.recall.vectorCandidates),
-    ctx.store.searchMemoriesByText(params.query, filter, ctx.config.recall.textCandidates),
+    q.cjk || !sources.includes("vector") ? Promise.resolve([]) : ctx.store.searchMemoriesByVector(q.vector, filter, ctx.config.recall.vectorCandidates),
+    sources.includes("fullText") ? ctx.store.searchMemoriesByText(params.query, filter, ctx.config.recall.textCandidates) : Promise.resolve([]),
   ]);
 
   const scored: RecalledMemory[] = [];
@@ -53,6 +54,7 @@ export async function recallMemories(ctx: EngineContext, params: RecallParams, s
   }
   scored.sort((a, b) => b.score - a.score);
   if (ctx.reranker && scored.length > 0) await rerank(ctx, params.query, scored);
+  if (ctx.config.recall.diversify) diversify(scored);
   const working = params.sessionId ? await workingMemory(ctx, q, scope, params.sessionId, now, k, access) : [];
   const workingIds = new Set(working.map((m) => m.id));
   const memories = [...working, ...withConflictPartners(scored.filter((m) => !workingIds.has(m.id)), k - working.length)];
@@ -66,6 +68,19 @@ export async function recallMemories(ctx: EngineContext, params: RecallParams, s
   }
   if (!usedFallback && result.length > 0) access.touch(result.map((m) => m.id), now);
   return { query: params.query, scope, memories: result, conflicts, usedFallback, text: formatRecall(result, conflicts, usedFallback) };
+}
+
+/** Stable re-order: candidates that add no source turn beyond better-ranked ones go to the back. */
+function diversify(scored: RecalledMemory[]): void {
+  const seen = new Set<string>();
+  const fresh: RecalledMemory[] = [];
+  const repeats: RecalledMemory[] = [];
+  for (const m of scored) {
+    const covered = m.sourceTurns.length > 0 && m.sourceTurns.every((t) => seen.has(t));
+    (covered ? repeats : fresh).push(m);
+    for (const t of m.sourceTurns) seen.add(t);
+  }
+  scored.splice(0, scored.length, ...fresh, ...repeats);
 }
 
 /**

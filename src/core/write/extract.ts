@@ -101,3 +101,13 @@ export function extractRules(text: string, options: ExtractOptions): ExtractedIt
     return { content, type: classifyType(unit), subject, confidence, validUntil: parseValidUntil(unit, options.now) };
   });
 }
+
+/**
+ * The naive baseline the seed warns about: the whole turn, as said, is one memory (kept as an
+ * event so nothing supersedes it). For benchmarks and ablations, not for users.
+ */
+export function extractVerbatim(text: string, speaker: string | null, confidence: number): ExtractedItem[] {
+  const content = text.trim();
+  if (content.length === 0) return [];
+  return [{ content: speaker ? `${speaker}: ${content}` : content, type: "event", subject: speaker ?? "user", confidence, validUntil: null }];
+}

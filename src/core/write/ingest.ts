@@ -3,7 +3,7 @@ import { embedOne } from "../context.js";
 import type { IngestParams } from "../model/inputs.js";
 import type { TurnRecord } from "../model/memory.js";
 import { splitSentences } from "../text/sentences.js";
-import { extractRules, type ExtractedItem } from "./extract.js";
+import { extractRules, extractVerbatim, type ExtractedItem } from "./extract.js";
 import { guardText, type GuardVerdict } from "./guard.js";
 import { extractWithLlm, llmFailureReason } from "./llmExtract.js";
 import { audit, writeMemory, type WriteResult } from "./writer.js";
@@ -60,7 +60,7 @@ export async function ingestTurn(ctx: EngineContext, params: IngestParams, scope
   await ctx.store.putTurns([{ record: turn, vector: await embedOne(ctx, turnText(turn)) }]);
   if (verdict.kind === "secret") await audit(ctx, "refuse", scope, [], [turn.id], `${verdict.reason}; raw turn redacted`);
 
-  const context = questionBefore(ctx, scope, params.sessionId ?? null, now);
+  const context = ctx.config.write.sessionContext ? questionBefore(ctx, scope, params.sessionId ?? null, now) : null;
   ctx.lastMessage.set(sessionKey(scope, params.sessionId ?? null), {
     text: turn.assistant ?? turnText(turn),
     at: now,
@@ -110,6 +110,9 @@ async function extract(ctx: EngineContext, verdict: GuardVerdict, turn: TurnReco
       maxMemoryChars: ctx.config.write.maxMemoryChars,
       defaultConfidence: ctx.config.write.defaultConfidence,
     });
+  if (ctx.config.write.extraction === "verbatim") {
+    return { items: extractVerbatim(verdict.redacted, turn.speaker, ctx.config.write.defaultConfidence), extractor: "rules", fallbackReason: null };
+  }
   if (!ctx.llm) return { items: rules(), extractor: "rules", fallbackReason: null };
   if (verdict.kind === "injection") {
     return { items: rules(), extractor: "rules", fallbackReason: "turn looks like an instruction injection: not sent to the llm" };
