@@ -9,7 +9,8 @@ const TASK_STATE = [
 ];
 
 const PREFERENCE = [
-  /\b(i|we)\s+(really\s+)?(prefer|like|love|enjoy|want|would rather|'d rather|favou?r)\b/i,
+  /\b(i|we)\s+(really\s+)?(prefer|like|love|enjoy|want|would rather|favou?r)\b/i,
+  /\b(i|we)'d\s+(much\s+)?rather\b/i,
   /\bprefer(s|red)?\b/i,
   /\bplease\s+(always\s+)?(reply|respond|answer|write|talk|contact|send|use|call|email|text|address)\b/i,
   /\b(reply|respond|answer)\s+(to me\s+)?in\s+[A-Z][a-z]+\b/,

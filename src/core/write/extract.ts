@@ -3,6 +3,7 @@ import { cjkRatio } from "../text/cjk.js";
 import { splitSentences } from "../text/sentences.js";
 import { classifyType, inferSubject, isHedged } from "./classify.js";
 import { REDACTION_MARK } from "./guard.js";
+import { standaloneChinese, standaloneEnglish } from "./standalone.js";
 import { parseValidUntil } from "./validity.js";
 
 export interface ExtractedItem {
@@ -39,12 +40,25 @@ export const DROP_RULES: Array<{ name: string; test: (s: string) => boolean }> =
       /^(let me|lemme|brb|be right back|i'?ll be right back|gotta go)\b/i.test(s) ||
       /^(我先|等一下|稍等)/.test(s),
   },
+  {
+    name: "preamble",
+    test: (s) =>
+      /^(quick (overview|note|summary|update)|here'?s (a|the|some) (quick )?(overview|summary|rundown|context)|handing over\b.{0,40}|some context|for context|background)[^.]{0,30}[.:!]?$/i.test(s) ||
+      /^(我)?(先)?把(情况|背景)(都)?(说|讲)一下|^我先(说|讲)一下|^先(说|讲)一下/.test(s),
+  },
   { name: "request for the assistant", test: (s) => /^(can|could|would|will) you\b/i.test(s) || /^(你)?(帮我|请帮我)(看看|查一下|检查)/.test(s) },
   { name: "too short", test: (s) => s.replace(/[\s\p{P}]/gu, "").length < 4 },
 ];
 
 const LEADING_FILLER = /^(reminder|note|fyi|btw|by the way|also|oh,? and|and|again|just to confirm|quick note|ps)\s*[:,\-–—]?\s+/i;
 const LEADING_FILLER_ZH = /^(再说一下|再说一遍|提醒一下|再强调一下|另外|还有|顺便说一下|补充一下)[，,：:]?\s*/;
+
+/** The statement as a standalone sentence about its speaker; a speaker's name is kept in front when the sentence does not name them. */
+function standalone(unit: string, speaker: string | null): string {
+  const cjk = cjkRatio(unit) >= 0.3;
+  const rewritten = cjk ? standaloneChinese(unit, speaker ?? "用户") : standaloneEnglish(unit, speaker ?? "The user");
+  return speaker && !rewritten.includes(speaker) ? `${speaker}: ${rewritten}` : rewritten;
+}
 
 export function dropReason(sentence: string): string | null {
   for (const rule of DROP_RULES) if (rule.test(sentence)) return rule.name;
@@ -97,7 +111,7 @@ export function extractRules(text: string, options: ExtractOptions): ExtractedIt
     const thirdParty = subject.startsWith("third-party:");
     const hedged = isHedged(unit);
     const confidence = hedged ? 0.4 : thirdParty ? 0.5 : options.defaultConfidence;
-    const content = options.speaker ? `${options.speaker}: ${unit}` : unit;
+    const content = standalone(unit, options.speaker);
     return { content, type: classifyType(unit), subject, confidence, validUntil: parseValidUntil(unit, options.now) };
   });
 }

@@ -29,6 +29,7 @@ const CHANGE_CUE =
 /** A statement restating the same thing with one value changed is this close even without a cue (cosine; lexical for CJK). */
 const RESTATEMENT_SIMILARITY = 0.85;
 const RESTATEMENT_SIMILARITY_CJK = 0.75;
+const LEXICAL_TOPIC_WITH_CUE = 0.5;
 
 const NEGATION = /\b(not|never|no longer|don't|doesn't|isn't|aren't|won't|stop|stopped|instead of)\b|不|别|没有|停止|不再/i;
 
@@ -82,7 +83,9 @@ export function relate(candidate: Candidate, existing: MemoryRecord, existingVec
   if (candidate.type === "event" || existing.type === "event") return null;
   if ((candidate.validUntil === null) !== (existing.validUntil === null)) return null;
   const topicThreshold = cjk ? config.write.topicSimilarityCjk : config.write.topicSimilarity;
-  const topic = subjectsSpecific || sim >= (cjk ? RESTATEMENT_SIMILARITY_CJK : RESTATEMENT_SIMILARITY) || (sim >= topicThreshold && CHANGE_CUE.test(candidate.content));
+  // With a change cue, shared words are evidence of the same topic too ("lint the Python code with Flake8" → "switched to Ruff for linting the Python code").
+  const sameTopic = sim >= topicThreshold || lexicalSimilarity(candidate.content, existing.content) >= LEXICAL_TOPIC_WITH_CUE;
+  const topic = subjectsSpecific || sim >= (cjk ? RESTATEMENT_SIMILARITY_CJK : RESTATEMENT_SIMILARITY) || (sameTopic && CHANGE_CUE.test(candidate.content));
   if (!topic || !changed) return null;
 
   const gap = candidate.now - existing.confirmedAt;

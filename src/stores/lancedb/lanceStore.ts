@@ -23,6 +23,8 @@ export interface LanceStoreOptions {
 
 type TableName = "memories" | "turns";
 
+const SMALL_TABLE_ROWS = 200;
+
 /**
  * MemoryStore on embedded LanceDB: cosine vector search and LanceDB's own full-text index,
  * both pre-filtered in SQL; writes go through one queue so concurrent callers never interleave.
@@ -35,6 +37,7 @@ export class LanceStore implements MemoryStore {
   private readonly mutations: Record<TableName, number> = { memories: 0, turns: 0 };
   private readonly hasFts: Record<TableName, boolean> = { memories: false, turns: false };
   private readonly indexedRows: Record<TableName, number> = { memories: 0, turns: 0 };
+  private readonly rowsSeen: Record<TableName, number> = { memories: 0, turns: 0 };
   private readonly optimizeEvery: number;
   private readonly vectorIndexMinRows: number;
 
@@ -308,12 +311,15 @@ export class LanceStore implements MemoryStore {
   /** Called inside the queue: full-text index on first data; compaction and vector index as the table grows. */
   private async maintain(name: TableName, force: boolean): Promise<void> {
     if (!this.hasFts[name]) await this.ensureIndexes(name);
-    if (!force && this.mutations[name] < this.optimizeEvery) return;
+    // Rows written after the last index refresh get full-text scores on other statistics; small tables
+    // are refreshed on every write so a new memory is never ranked below an old one for that reason.
+    if (!force && this.mutations[name] < this.optimizeEvery && this.rowsSeen[name] >= SMALL_TABLE_ROWS) return;
     this.mutations[name] = 0;
     const t = this.table(name);
     // Old versions are only history of this process's own writes; a short grace period covers reads still in flight.
     await t.optimize({ cleanupOlderThan: new Date(Date.now() - 10_000) });
     const rows = await t.countRows();
+    this.rowsSeen[name] = rows;
     if (rows >= this.vectorIndexMinRows && rows >= 2 * this.indexedRows[name]) {
       await t.createIndex("vector", {
         config: lancedb.Index.ivfFlat({ numPartitions: Math.max(8, Math.round(Math.sqrt(rows))), distanceType: "cosine" }),

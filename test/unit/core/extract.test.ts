@@ -78,12 +78,28 @@ describe("write/extract.extractRules", () => {
     assert.equal(item.validUntil, Date.UTC(2026, 2, 22, 23, 59, 59, 999));
   });
 
-  it("prefixes the speaker and infers the speaker as subject", () => {
+  it("rewrites a speaker's first person into a standalone sentence and infers the speaker as subject", () => {
     const [item] = extractRules("I moved to Berlin last year.", { ...opts, speaker: "Caroline" });
     assert.ok(item);
-    assert.equal(item.content, "Caroline: I moved to Berlin last year.");
+    assert.equal(item.content, "Caroline moved to Berlin last year.");
     assert.equal(item.subject, "Caroline");
     assert.equal(item.type, "event");
+    const [noPronoun] = extractRules("Berlin was lovely in the spring.", { ...opts, speaker: "Caroline" });
+    assert.equal(noPronoun?.content, "Caroline: Berlin was lovely in the spring.");
+  });
+
+  it("rewrites the user's first person (English and Chinese)", () => {
+    assert.equal(extractRules("I prefer tabs and my editor is Vim.", opts)[0]?.content, "The user prefers tabs and the user's editor is Vim.");
+    assert.equal(extractRules("Do not call me before 9 am.", opts)[0]?.content, "Do not call the user before 9 am.");
+    assert.equal(extractRules("I'd rather review one larger pull request.", opts)[0]?.content, "The user would rather review one larger pull request.");
+    assert.equal(extractRules("I'd rather review one larger pull request.", opts)[0]?.type, "preference");
+    assert.equal(extractRules("我的邮箱是 a@b.com。", opts)[0]?.content, "用户的邮箱是 a@b.com。");
+    assert.equal(extractRules("我们的数据库是PostgreSQL 16。", opts)[0]?.content, "我们的数据库是PostgreSQL 16。");
+  });
+
+  it("drops preambles that only announce what follows", () => {
+    assert.deepEqual(extractRules("Quick overview before you start.", opts), []);
+    assert.deepEqual(extractRules("我先把情况都说一下吧。", opts), []);
   });
 
   it("extracts Chinese statements and drops Chinese greetings", () => {
