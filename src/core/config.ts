@@ -25,7 +25,7 @@ export const EngineConfigSchema = z.object({
       cosineLow: z.number().min(-1).max(1).default(0.15),
       cosineHigh: z.number().min(-1).max(1).default(0.65),
       /** Blend of the fused relevance: vector evidence, full-text rank evidence, query-term coverage. */
-      fusion: z.object({ vector: weight(0.55), fullText: weight(0.25), coverage: weight(0.2) }).prefault({}),
+      fusion: z.object({ vector: weight(0.45), fullText: weight(0.35), coverage: weight(0.2) }).prefault({}),
       fallbackToL0: z.boolean().default(true),
       /** Stage-1 candidate generators (ablations and baselines switch one off). */
       candidateSources: z.array(z.enum(["vector", "fullText"])).min(1).default(["vector", "fullText"]),

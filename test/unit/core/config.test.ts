@@ -21,7 +21,7 @@ describe("config.resolveConfig", () => {
     assert.equal(c.recall.relevanceFloor, 0.5);
     assert.equal(c.recall.defaultK, 5);
     assert.equal(c.recall.vectorCandidates, 20);
-    assert.deepEqual(c.recall.fusion, { vector: 0.55, fullText: 0.25, coverage: 0.2 });
+    assert.deepEqual(c.recall.fusion, { vector: 0.45, fullText: 0.35, coverage: 0.2 });
     assert.equal(c.write.tieWindowMs, 0);
     assert.equal(c.write.dedupSimilarity, 0.9);
     assert.equal(c.write.defaultConfidence, 0.8);
