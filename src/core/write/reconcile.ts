@@ -88,8 +88,21 @@ export function relate(candidate: Candidate, existing: MemoryRecord, existingVec
   const topic = subjectsSpecific || sim >= (cjk ? RESTATEMENT_SIMILARITY_CJK : RESTATEMENT_SIMILARITY) || (sameTopic && CHANGE_CUE.test(candidate.content));
   if (!topic || !changed) return null;
 
-  const gap = candidate.now - existing.confirmedAt;
   const reason = subjectsSpecific ? `same subject "${existing.subject}", different value` : `same topic (similarity ${sim.toFixed(2)}), different value`;
+  return byTiming(candidate, existing, config, reason);
+}
+
+/** Could these two contradict at all: neither is an event, both bounded or both standing, and they are not about different explicit subjects. */
+export function mayContradict(candidate: Candidate, existing: MemoryRecord): boolean {
+  if (candidate.type === "event" || existing.type === "event") return false;
+  if ((candidate.validUntil === null) !== (existing.validUntil === null)) return false;
+  const specific = specificSubject(candidate.subject, candidate.source) && specificSubject(existing.subject, existing.source);
+  return !specific || sameSubject(candidate.subject, existing.subject);
+}
+
+/** Who wins a contradiction: newer, unless both fall in the tie window — then higher confidence, and equal is a conflict. */
+export function byTiming(candidate: Candidate, existing: MemoryRecord, config: EngineConfig, reason: string): Relation {
+  const gap = candidate.now - existing.confirmedAt;
   if (gap <= config.write.tieWindowMs) {
     if (candidate.confidence > existing.confidence) return { kind: "supersedes", existing, reason: `${reason}; higher confidence` };
     if (candidate.confidence < existing.confidence) return { kind: "superseded_by", existing, reason: `${reason}; lower confidence than the existing memory` };

@@ -5,7 +5,8 @@ import type { Hit } from "../ports.js";
 import { isMostlyCjk } from "../text/cjk.js";
 import { classifyType, inferSubject } from "./classify.js";
 import { guardText } from "./guard.js";
-import { pairSimilarity, relate, type Relation } from "./reconcile.js";
+import { llmContradicts } from "./llmConflict.js";
+import { byTiming, mayContradict, pairSimilarity, relate, type Candidate, type Relation } from "./reconcile.js";
 import { parseValidUntil } from "./validity.js";
 
 export type WriteAction = "added" | "updated" | "superseded" | "duplicate" | "quarantined" | "skipped";
@@ -78,13 +79,13 @@ export async function writeMemory(ctx: EngineContext, req: WriteRequest): Promis
     return { id: record.id, action: "quarantined", reason: verdict.reason, flagged: true, supersedes: [], conflictsWith: [], memory: record };
   }
 
-  const relations = strongest(
-    (await neighbours(ctx, record, vector, now)).flatMap((hit) => {
-      const rel = relate({ ...record, vector, now }, hit.record, hit.vector, ctx.config);
-      return rel ? [{ rel, similarity: pairSimilarity({ content: record.content, vector }, { content: hit.record.content, vector: hit.vector }) }] : [];
-    }),
-    record.subject !== "" && req.subject !== undefined && req.source !== "extractor",
-  );
+  const nearby = await neighbours(ctx, record, vector, now);
+  const found = nearby.flatMap((hit) => {
+    const rel = relate({ ...record, vector, now }, hit.record, hit.vector, ctx.config);
+    return rel ? [{ rel, similarity: pairSimilarity({ content: record.content, vector }, { content: hit.record.content, vector: hit.vector }) }] : [];
+  });
+  if (found.length === 0 && ctx.llm) found.push(...(await askLlm(ctx, { ...record, vector, now }, nearby)));
+  const relations = strongest(found, record.subject !== "" && req.subject !== undefined && req.source !== "extractor");
 
   const duplicate = relations.find((r) => r.kind === "duplicate");
   if (duplicate) {
@@ -140,6 +141,31 @@ export async function writeMemory(ctx: EngineContext, req: WriteRequest): Promis
     conflictsWith: record.conflictsWith,
     memory: record,
   };
+}
+
+/** How many nearest memories the LLM is asked about when the rules found no relation. */
+const LLM_CONFLICT_CHECKS = 2;
+
+/**
+ * With an LLM configured, contradictions the rules miss (no shared words, no change cue) are asked
+ * about: the closest few memories of the same topic band. An unclear answer leaves the rules' decision.
+ */
+async function askLlm(ctx: EngineContext, candidate: Candidate, nearby: Array<Hit<MemoryRecord>>): Promise<Array<{ rel: Relation; similarity: number }>> {
+  const llm = ctx.llm;
+  if (!llm) return [];
+  const band = ctx.config.write.topicSimilarity - 0.2;
+  const asked = nearby
+    .map((hit) => ({ hit, similarity: pairSimilarity({ content: candidate.content, vector: candidate.vector }, { content: hit.record.content, vector: hit.vector }) }))
+    .filter(({ hit, similarity }) => similarity >= band && mayContradict(candidate, hit.record))
+    .sort((a, b) => b.similarity - a.similarity)
+    .slice(0, LLM_CONFLICT_CHECKS);
+  const out: Array<{ rel: Relation; similarity: number }> = [];
+  for (const { hit, similarity } of asked) {
+    if ((await llmContradicts(llm, hit.record.content, candidate.content, ctx.config.write.llmTimeoutMs)) === true) {
+      out.push({ rel: byTiming(candidate, hit.record, ctx.config, `contradiction judged by ${llm.id}`), similarity });
+    }
+  }
+  return out;
 }
 
 /**
