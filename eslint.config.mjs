@@ -59,9 +59,43 @@ export default tseslint.config(
     },
   },
   {
+    files: ["src/http/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [editor],
+          patterns: [
+            { group: ["@modelcontextprotocol/*"], message: "src/http is plain node:http: MCP is mounted by src/server, not imported here." },
+            upward(["stores", "mcp", "extension", "server", "cli", "models", "llm", "eval", "bench"], "src/http"),
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ["src/server/**/*.ts", "src/cli/**/*.ts"],
     rules: {
-      "no-restricted-imports": ["error", { paths: [editor], patterns: [upward(["extension"], "server and cli")] }],
+      "no-restricted-imports": ["error", { paths: [editor], patterns: [mcpSdk, upward(["extension"], "server and cli")] }],
+    },
+  },
+  {
+    files: ["src/mcp/**/*.ts"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          // Types of node:http are allowed (the streamable-HTTP glue in src/mcp/http.ts); opening servers is not.
+          paths: [editor, ...["http", "node:http"].map((name) => ({ name, allowTypeImports: true, message: "src/mcp opens no servers: HTTP belongs to src/http or src/server." }))],
+          // Relative specifiers only: the SDK's own "@modelcontextprotocol/sdk/server/..." paths are allowed here.
+          patterns: [
+            {
+              regex: "^(\\.\\.?/)+(stores|extension|server|cli|http|models|llm)(/|$)",
+              message: "src/mcp must not depend on stores, extension, server, cli, http, models or llm: it gets a MemoryEngine from src/core.",
+            },
+          ],
+        },
+      ],
     },
   },
   {

@@ -1,32 +1,50 @@
 import { HindsightError } from "../core/errors.js";
 import { benchCommand } from "./commands/benchCommand.js";
 import { evalCommand } from "./commands/evalCommand.js";
+import { exportCommand, importCommand } from "./commands/exportCommand.js";
+import { mcpCommand } from "./commands/mcpCommand.js";
 import { forgetCommand, listCommand, recallCommand, rememberCommand } from "./commands/memoryCommands.js";
 import { reembedCommand } from "./commands/reembedCommand.js";
+import { reviewCommand, summarizeCommand } from "./commands/reviewCommands.js";
+import { serveCommand } from "./commands/serveCommand.js";
 
 const USAGE = `hindsight — memory for coding agents
 
+  hindsight mcp [--scope S] [--data DIR]          (MCP server on stdio: JSON-RPC on stdout, logs on stderr)
+  hindsight serve [--host 127.0.0.1] [--port 8765] [--data DIR] [--token T] [--rate N] [--burst N] [--allowed-host H:P ...]
+                                                  (REST /api/v1, MCP /mcp, /healthz, /metrics over HTTP; bearer token)
+  hindsight export [--scope S] [--out FILE]       (JSONL: memories and L0 turns, no vectors)
+  hindsight import FILE [--scope S] [--json]
   hindsight remember TEXT [--type T] [--subject S] [--confidence C] [--valid-until ISO] [--scope S]
   hindsight recall QUERY [-k N] [--type T] [--scope S] [--json]
   hindsight forget [QUERY] [--id ID ...] [--match WORD ...] [--scope S]
   hindsight list [--type T] [--all] [--scope S] [--json]
+  hindsight summarize [TOPIC] [--subject S] [--type T] [--since ISO] [--until ISO] [--propose]
+  hindsight review [list|propose|approve ID|reject ID|rollback ID] [--status S]
   hindsight reembed [--data DIR]
   hindsight eval FILE [--json] [--store lancedb|memory] [--gate BASELINE.json]
   hindsight bench locomo FILE [--k 5,10] [--conversations N] [--json]
   hindsight bench perf [--n 1000,10000,100000] [--json]
 
 Environment: HINDSIGHT_HOME (data folder), HINDSIGHT_MODEL_DIR (local models),
-HINDSIGHT_MODEL (embedding model id), HINDSIGHT_ALLOW_DOWNLOAD=1 (fetch models from the hub).
+HINDSIGHT_MODEL (embedding model id), HINDSIGHT_ALLOW_DOWNLOAD=1 (fetch models from the hub),
+HINDSIGHT_TOKEN (serve's bearer token; default: generated once into the data folder).
 Scope defaults to the current git repository (project:<remote>) or folder.`;
 
 const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
+  mcp: mcpCommand,
   remember: rememberCommand,
   recall: recallCommand,
   forget: forgetCommand,
   list: listCommand,
   reembed: reembedCommand,
+  summarize: summarizeCommand,
+  review: reviewCommand,
   eval: evalCommand,
   bench: benchCommand,
+  serve: serveCommand,
+  export: exportCommand,
+  import: importCommand,
 };
 
 async function main(argv: string[]): Promise<number> {

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { resolveConfig, type EngineConfig, type EngineConfigInput } from "./config.js";
 import { silentLogger, type EngineContext } from "./context.js";
 import { HindsightError } from "./errors.js";
@@ -20,6 +21,10 @@ import {
   type WriteInput,
 } from "./model/inputs.js";
 import { ScopeSchema, type AuditEntry, type MemoryRecord } from "./model/memory.js";
+import { listConflicts, type ConflictPair } from "./ops/conflicts.js";
+import { editMemory, parseEditPatch, pinMemory, type EditPatch, type EditResult } from "./ops/edit.js";
+import { exportJsonl, importJsonl, type ImportResult } from "./ops/jsonl.js";
+import { LatencyWindow, scopeStats, type EngineStats } from "./ops/stats.js";
 import type { CompressionProposal, ProposalStatus } from "./model/proposal.js";
 import type { Clock, Embedder, LlmClient, Logger, MemoryStore, ModelInfo, Reranker } from "./ports.js";
 import { AccessTracker } from "./recall/access.js";
@@ -27,6 +32,8 @@ import { recallMemories } from "./recall/recall.js";
 import type { RecallResult } from "./recall/types.js";
 import { Serial } from "./serial.js";
 import { parseInput } from "./validate.js";
+
+const IdSchema = z.string().min(1, "must not be empty").max(200);
 import { ingestTurn, type IngestResult } from "./write/ingest.js";
 import { importMemories, writeMemory, type WriteRequest, type WriteResult } from "./write/writer.js";
 
@@ -38,6 +45,14 @@ export interface EngineDeps {
   reranker?: Reranker | null;
   llm?: LlmClient | null;
   newId?: () => string;
+  /** A monotonic millisecond timer for recall latency (performance.now in hosts); defaults to the clock. */
+  timer?: () => number;
+}
+
+/** Per-call options of mutating operations. */
+export interface CallOptions {
+  /** Who asks (e.g. "token:1a2b3c4d5e6f"), recorded in the audit log instead of the configured actor. */
+  actor?: string;
 }
 
 /**
@@ -46,10 +61,13 @@ export interface EngineDeps {
  */
 export class MemoryEngine {
   readonly config: EngineConfig;
-  private ctx: EngineContext | null = null;
-  private access: AccessTracker | null = null;
+  /** Shared with every actingAs() view of this engine. */
+  private readonly state: { ctx: EngineContext | null; access: AccessTracker | null } = { ctx: null, access: null };
+  /** The audit actor of this view (undefined: the configured actor). */
+  private readonly viewActor: string | undefined = undefined;
   /** Mutations run one at a time: a dedup or supersede decision reads the store and must see every earlier write. */
   private readonly mutations = new Serial();
+  private readonly recallLatency = new LatencyWindow();
 
   constructor(
     private readonly deps: EngineDeps,
@@ -60,10 +78,10 @@ export class MemoryEngine {
 
   /** Loads the embedding model's identity and opens the store for it (refuses a store of another model). */
   async open(): Promise<void> {
-    if (this.ctx) return;
+    if (this.state.ctx) return;
     const model = await this.deps.embedder.info();
     await this.deps.store.open(model);
-    this.ctx = {
+    this.state.ctx = {
       store: this.deps.store,
       embedder: this.deps.embedder,
       clock: this.deps.clock,
@@ -75,13 +93,29 @@ export class MemoryEngine {
       newId: this.deps.newId ?? (() => globalThis.crypto.randomUUID()),
       lastMessage: new Map(),
     };
-    const logger = this.ctx.logger;
-    this.access = new AccessTracker(this.deps.store, (err) => logger.warn("could not record memory access counts", { error: String(err) }));
+    const logger = this.state.ctx.logger;
+    this.state.access = new AccessTracker(this.deps.store, (err) => logger.warn("could not record memory access counts", { error: String(err) }));
   }
 
-  private context(): EngineContext {
-    if (!this.ctx) throw new HindsightError("STORE_CLOSED", "engine is not open: call open() first");
-    return this.ctx;
+  private context(options: CallOptions = {}): EngineContext {
+    const ctx = this.state.ctx;
+    if (!ctx) throw new HindsightError("STORE_CLOSED", "engine is not open: call open() first");
+    const actor = options.actor ?? this.viewActor;
+    if (actor === undefined) return ctx;
+    return { ...ctx, config: { ...ctx.config, actor } };
+  }
+
+  private get access(): AccessTracker | null {
+    return this.state.access;
+  }
+
+  /**
+   * A view of this engine whose mutations are audited as `actor` (e.g. a token id); it shares the
+   * store, the mutation queue and every other state with this engine. Closing a view closes the engine.
+   */
+  actingAs(actor: string): MemoryEngine {
+    const view = Object.create(MemoryEngine.prototype) as MemoryEngine;
+    return Object.assign(view, { ...this, viewActor: actor });
   }
 
   private scopeOf(scope: string | undefined): string {
@@ -93,9 +127,9 @@ export class MemoryEngine {
   }
 
   /** An explicit memory from an agent or user (the memory_write path). */
-  async write(input: WriteInput): Promise<WriteResult> {
+  async write(input: WriteInput, options: CallOptions = {}): Promise<WriteResult> {
     const p = parseInput(WriteInputSchema, input, "write");
-    return this.mutations.run(() => writeMemory(this.context(), {
+    return this.mutations.run(() => writeMemory(this.context(options), {
       content: p.content,
       scope: this.scopeOf(p.scope),
       type: p.type,
@@ -111,34 +145,38 @@ export class MemoryEngine {
   }
 
   /** Bulk load of trusted, already-distilled memories (import, benchmarks): batched embedding, no dedup against the store. */
-  async importMemories(inputs: WriteInput[]): Promise<{ imported: number; refused: number }> {
+  async importMemories(inputs: WriteInput[], options: CallOptions = {}): Promise<{ imported: number; refused: number }> {
     const reqs: WriteRequest[] = inputs.map((input, i) => {
       const p = parseInput(WriteInputSchema, input, `import[${i}]`);
       return { ...p, scope: this.scopeOf(p.scope), source: p.source ?? "import" };
     });
-    return this.mutations.run(() => importMemories(this.context(), reqs));
+    return this.mutations.run(() => importMemories(this.context(options), reqs));
   }
 
   /** A raw dialogue turn: logged to L0, then extraction decides what becomes memory. */
-  async ingest(input: IngestInput): Promise<IngestResult> {
+  async ingest(input: IngestInput, options: CallOptions = {}): Promise<IngestResult> {
     const p = parseInput(IngestInputSchema, input, "ingest");
-    return this.mutations.run(() => ingestTurn(this.context(), p, this.scopeOf(p.scope)));
+    return this.mutations.run(() => ingestTurn(this.context(options), p, this.scopeOf(p.scope)));
   }
 
   async recall(input: RecallInput): Promise<RecallResult> {
     const p = parseInput(RecallInputSchema, input, "recall");
-    return recallMemories(this.context(), p, this.scopeOf(p.scope), this.access as AccessTracker);
+    const timer = this.deps.timer ?? (() => this.deps.clock.now());
+    const started = timer();
+    const result = await recallMemories(this.context(), p, this.scopeOf(p.scope), this.access as AccessTracker);
+    this.recallLatency.record(timer() - started);
+    return result;
   }
 
-  async forget(input: ForgetInput): Promise<ForgetResult> {
+  async forget(input: ForgetInput, options: CallOptions = {}): Promise<ForgetResult> {
     const p = parseInput(ForgetInputSchema, input, "forget");
-    return this.mutations.run(() => forgetMemories(this.context(), p, this.scopeOf(p.scope)));
+    return this.mutations.run(() => forgetMemories(this.context(options), p, this.scopeOf(p.scope)));
   }
 
   /** A summary of what is remembered about a topic or a subject/type in a time window; `propose` files it for review. */
-  async summarize(input: SummarizeInput): Promise<SummarizeResult> {
+  async summarize(input: SummarizeInput, options: CallOptions = {}): Promise<SummarizeResult> {
     const p = parseInput(SummarizeInputSchema, input, "summarize");
-    const ctx = this.context();
+    const ctx = this.context(options);
     const scope = this.scopeOf(p.scope);
     const run = async (): Promise<SummarizeResult> => {
       const memories = await selectForSummary(ctx, p, scope, this.access as AccessTracker);
@@ -154,25 +192,66 @@ export class MemoryEngine {
   }
 
   /** Files proposals for groups past the compression thresholds (scope+subject+type, count and span). */
-  async proposeCompressions(scope?: string): Promise<CompressionProposal[]> {
+  async proposeCompressions(scope?: string, options: CallOptions = {}): Promise<CompressionProposal[]> {
     const s = this.scopeOf(scope === undefined ? undefined : parseInput(ScopeSchema, scope, "scope"));
-    return this.mutations.run(() => proposeCompressions(this.context(), s));
+    return this.mutations.run(() => proposeCompressions(this.context(options), s));
   }
 
   async listProposals(options: { scope?: string; statuses?: ProposalStatus[] } = {}): Promise<CompressionProposal[]> {
     return this.context().store.listProposals({ scope: this.scopeOf(options.scope), ...(options.statuses ? { statuses: options.statuses } : {}) });
   }
 
-  approveProposal(id: string): Promise<CompressionProposal> {
-    return this.mutations.run(() => approveProposal(this.context(), id));
+  approveProposal(id: string, options: CallOptions = {}): Promise<CompressionProposal> {
+    return this.mutations.run(() => approveProposal(this.context(options), id));
   }
 
-  rejectProposal(id: string): Promise<CompressionProposal> {
-    return this.mutations.run(() => rejectProposal(this.context(), id));
+  rejectProposal(id: string, options: CallOptions = {}): Promise<CompressionProposal> {
+    return this.mutations.run(() => rejectProposal(this.context(options), id));
   }
 
-  rollbackProposal(id: string): Promise<CompressionProposal> {
-    return this.mutations.run(() => rollbackProposal(this.context(), id));
+  rollbackProposal(id: string, options: CallOptions = {}): Promise<CompressionProposal> {
+    return this.mutations.run(() => rollbackProposal(this.context(options), id));
+  }
+
+  /**
+   * Changes content, type, confidence, validUntil or pinned of a memory. Unknown or bad fields are
+   * INVALID_INPUT naming the field; new content is guarded again (a secret is GUARD_REFUSED and
+   * nothing changes, an injection is quarantined) and re-embedded.
+   */
+  async edit(id: string, patch: EditPatch, options: CallOptions = {}): Promise<EditResult> {
+    const memoryId = parseInput(IdSchema, id, "id");
+    const p = parseEditPatch(patch);
+    return this.mutations.run(() => editMemory(this.context(options), memoryId, p));
+  }
+
+  async pin(id: string, pinned: boolean, options: CallOptions = {}): Promise<MemoryRecord> {
+    const memoryId = parseInput(IdSchema, id, "id");
+    const value = parseInput(z.boolean(), pinned, "pinned");
+    return this.mutations.run(() => pinMemory(this.context(options), memoryId, value));
+  }
+
+  /** Unresolved contradictions of a scope: pairs of active memories linked by conflictsWith. */
+  async conflicts(scope?: string): Promise<ConflictPair[]> {
+    return listConflicts(this.context(), this.scopeOf(scope === undefined ? undefined : parseInput(ScopeSchema, scope, "scope")));
+  }
+
+  /** Counts per layer, type and status of a scope, and this engine's recall latency (p50 / p95). */
+  async stats(scope?: string): Promise<EngineStats> {
+    return scopeStats(this.context(), this.scopeOf(scope === undefined ? undefined : parseInput(ScopeSchema, scope, "scope")), this.recallLatency);
+  }
+
+  /** Every memory (all fields, no vectors) and L0 turn of a scope as JSONL (see ops/jsonl.ts). */
+  async exportJsonl(scope?: string): Promise<string> {
+    const ctx = this.context();
+    const s = this.scopeOf(scope === undefined ? undefined : parseInput(ScopeSchema, scope, "scope"));
+    return this.mutations.run(() => exportJsonl(ctx, s));
+  }
+
+  /** Loads JSONL written by exportJsonl: keeps ids, skips existing ones, re-embeds; bad lines are reported by line number. */
+  async importJsonl(text: string, scope?: string, options: CallOptions = {}): Promise<ImportResult> {
+    const body = parseInput(z.string(), text, "jsonl");
+    const s = scope === undefined ? undefined : parseInput(ScopeSchema, scope, "scope");
+    return this.mutations.run(() => importJsonl(this.context(options), body, s));
   }
 
   /** Memories of a scope; by default the active ones still valid now (expired ones are kept but not listed). */
@@ -203,7 +282,7 @@ export class MemoryEngine {
     return m;
   }
 
-  async auditLog(options: { scope?: string; limit?: number } = {}): Promise<AuditEntry[]> {
+  async auditLog(options: { scope?: string; limit?: number; offset?: number } = {}): Promise<AuditEntry[]> {
     if (options.scope !== undefined) parseInput(ScopeSchema, options.scope, "scope");
     return this.context().store.listAudit(options);
   }
@@ -234,11 +313,13 @@ export class MemoryEngine {
   }
 
   async close(): Promise<void> {
-    if (!this.ctx) return;
+    const ctx = this.state.ctx;
+    if (!ctx) return;
     await this.mutations.idle();
     await this.flush();
-    await this.ctx.store.close();
-    this.ctx = null;
+    await ctx.store.close();
+    this.state.ctx = null;
+    this.state.access = null;
   }
 }
 

@@ -71,6 +71,25 @@ describe("integration: the hindsight CLI", function () {
     await rm(work, { recursive: true, force: true });
   });
 
+  it("summarize with --propose files a proposal; review lists, rejects and refuses a bad action", async () => {
+    for (const text of ["The billing API returns amounts in cents.", "The billing API paginates with cursors."]) {
+      const r = await cli(["remember", text, "--type", "fact", "--subject", "billing api", "--scope", "project:t"]);
+      assert.equal(r.code, 0, errors(r.stderr));
+    }
+    const summary = await cli(["summarize", "--subject", "billing api", "--propose", "--json", "--scope", "project:t"]);
+    assert.equal(summary.code, 0, errors(summary.stderr));
+    const parsed = JSON.parse(summary.stdout) as { summary: string; sourceIds: string[]; proposal: { id: string; status: string } };
+    assert.equal(parsed.proposal.status, "pending");
+    const listed = await cli(["review", "list", "--status", "pending", "--scope", "project:t"]);
+    assert.match(listed.stdout, /pending/);
+    assert.match(listed.stdout, /1 proposals/);
+    const rejected = await cli(["review", "reject", parsed.proposal.id, "--json", "--scope", "project:t"]);
+    assert.equal((JSON.parse(rejected.stdout) as Array<{ status: string }>)[0]?.status, "rejected");
+    const bad = await cli(["review", "explode", "--scope", "project:t"]);
+    assert.notEqual(bad.code, 0);
+    assert.match(bad.stderr, /INVALID_INPUT: review: unknown action "explode"/);
+  });
+
   it("remember, recall --json, list and forget --match in a scope", async () => {
     const remembered = await cli(["remember", "The staging database runs Postgres 16.", "--scope", "project:t"]);
     assert.equal(remembered.code, 0, errors(remembered.stderr));

@@ -1,8 +1,7 @@
 import { parseArgs } from "node:util";
 import { HindsightError } from "../../core/errors.js";
 import { MEMORY_TYPES, type MemoryType } from "../../core/model/memory.js";
-import { scopeForFolder } from "../../server/paths.js";
-import { openLocalEngine } from "../../server/runtime.js";
+import { withEngine } from "./engineSession.js";
 import { describeMemory, print, printJson } from "../output.js";
 
 const COMMON = {
@@ -18,19 +17,6 @@ function memoryType(value: string | undefined, field: string): MemoryType | unde
     throw new HindsightError("INVALID_INPUT", `${field}: must be one of ${MEMORY_TYPES.join(", ")}`, { field });
   }
   return value as MemoryType;
-}
-
-async function withEngine<T>(values: { scope?: string | undefined; data?: string | undefined; verbose?: boolean | undefined }, fn: (engine: Awaited<ReturnType<typeof openLocalEngine>>["engine"]) => Promise<T>): Promise<T> {
-  const { engine } = await openLocalEngine({
-    scope: values.scope ?? scopeForFolder(process.cwd()),
-    ...(values.data ? { dataDir: values.data } : {}),
-    verbose: values.verbose ?? false,
-  });
-  try {
-    return await fn(engine);
-  } finally {
-    await engine.close();
-  }
 }
 
 export async function rememberCommand(argv: string[]): Promise<number> {

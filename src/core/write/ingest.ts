@@ -81,11 +81,11 @@ export async function ingestTurn(ctx: EngineContext, params: IngestParams, scope
       }),
     );
   }
-  const memoryIds = results.filter((r) => r.id !== null && r.action !== "quarantined").map((r) => r.id as string);
-  if (memoryIds.length > 0) await ctx.store.updateTurns([{ ...turn, memoryIds: [...new Set(memoryIds)] }]);
-  if (results.some((r) => r.action === "quarantined")) {
-    // The raw line carries the injected instruction: keep it out of the L0 fallback too.
-    await ctx.store.updateTurns([{ ...turn, memoryIds: [...new Set(memoryIds)], status: "redacted", user: "[REDACTED:instruction injection]" }]);
+  const memoryIds = [...new Set(results.filter((r) => r.id !== null && r.action !== "quarantined").map((r) => r.id as string))];
+  // A raw line that carried an injected instruction stays out of the L0 fallback too.
+  const injected = results.some((r) => r.action === "quarantined");
+  if (memoryIds.length > 0 || injected) {
+    await ctx.store.updateTurns([{ ...turn, memoryIds, ...(injected ? { status: "redacted" as const, user: "[REDACTED:instruction injection]" } : {}) }]);
   }
   return { turnId: turn.id, extractor, fallbackReason, redacted: verdict.kind === "secret", results };
 }

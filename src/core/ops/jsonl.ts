@@ -1,0 +1,194 @@
+import { z } from "zod";
+import type { EngineContext } from "../context.js";
+import { HindsightError } from "../errors.js";
+import { MemoryRecordSchema, ScopeSchema, TURN_STATUSES, searchText, type MemoryRecord, type TurnRecord } from "../model/memory.js";
+import { guardText } from "../write/guard.js";
+import { turnText } from "../write/ingest.js";
+import { audit } from "../write/writer.js";
+
+/**
+ * JSONL export format, one JSON object per line:
+ * - first a header `{"kind":"header","format":"hindsight-jsonl","version":1,...}`,
+ * - then every memory of the scope, whatever its status: `{"kind":"memory", ...MemoryRecord}` (no vector),
+ * - then every L0 turn: `{"kind":"turn", ...TurnRecord}`.
+ * Vectors are never exported: an import embeds again with the importing engine's model.
+ */
+export const JSONL_FORMAT = "hindsight-jsonl";
+export const JSONL_VERSION = 1;
+
+const EpochMs = z.number().int().nonnegative();
+
+const HeaderLine = z.object({
+  kind: z.literal("header"),
+  format: z.literal(JSONL_FORMAT),
+  version: z.literal(JSONL_VERSION),
+});
+
+const MemoryLine = MemoryRecordSchema.extend({ kind: z.literal("memory") });
+
+const TurnLine = z.object({
+  kind: z.literal("turn"),
+  id: z.string().min(1),
+  scope: ScopeSchema,
+  sessionId: z.string().nullable(),
+  speaker: z.string().nullable(),
+  user: z.string(),
+  assistant: z.string().nullable(),
+  ref: z.string().nullable(),
+  at: EpochMs,
+  status: z.enum(TURN_STATUSES),
+  memoryIds: z.array(z.string()),
+});
+
+const Line = z.discriminatedUnion("kind", [HeaderLine, MemoryLine, TurnLine]);
+
+export interface ImportLineError {
+  /** 1-based line number in the imported text. */
+  line: number;
+  code: "INVALID_INPUT" | "GUARD_REFUSED";
+  message: string;
+  field?: string;
+}
+
+export interface ImportResult {
+  memories: number;
+  turns: number;
+  /** Records whose id already exists (in the store, or earlier in the same file): left as they are. */
+  skipped: Array<{ line: number; id: string }>;
+  /** Lines not imported, each with its line number; nothing of such a line was written. */
+  errors: ImportLineError[];
+}
+
+export async function exportJsonl(ctx: EngineContext, scope: string): Promise<string> {
+  const memories = (await ctx.store.listMemories({ scope })).sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1));
+  const turns = await ctx.store.listTurns({ scope });
+  const lines = [
+    JSON.stringify({ kind: "header", format: JSONL_FORMAT, version: JSONL_VERSION, scope, model: ctx.model, exportedAt: new Date(ctx.clock.now()).toISOString(), memories: memories.length, turns: turns.length }),
+    ...memories.map((m) => JSON.stringify({ kind: "memory", ...m })),
+    ...turns.map((t) => JSON.stringify({ kind: "turn", ...t })),
+  ];
+  return `${lines.join("\n")}\n`;
+}
+
+type Parsed = { line: number; memory: MemoryRecord } | { line: number; turn: TurnRecord };
+
+function parseLine(text: string, line: number): Parsed | ImportLineError | null {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    return { line, code: "INVALID_INPUT", message: `line ${line}: not valid JSON (${(err as Error).message})` };
+  }
+  const result = Line.safeParse(json);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const field = issue && issue.path.length > 0 ? issue.path.map(String).join(".") : "kind";
+    return { line, code: "INVALID_INPUT", message: `line ${line}: ${field}: ${issue?.message ?? "invalid record"}`, field };
+  }
+  const value = result.data;
+  if (value.kind === "header") return null;
+  if (value.kind === "memory") {
+    const { kind: _kind, ...memory } = value;
+    return { line, memory };
+  }
+  const { kind: _kind, ...turn } = value;
+  return { line, turn };
+}
+
+const BATCH = 256;
+
+/**
+ * Loads a JSONL export. Every line is validated first; a bad line is reported with its line number
+ * and not written, the good ones are. Ids are kept, ids that already exist are skipped, memory
+ * content goes through the guard (a secret is refused, an injection is quarantined), and everything
+ * is embedded again with this engine's model. `scope` moves every record into that scope.
+ */
+export async function importJsonl(ctx: EngineContext, text: string, scope: string | undefined): Promise<ImportResult> {
+  const errors: ImportLineError[] = [];
+  const memories: Array<{ line: number; record: MemoryRecord }> = [];
+  const turns: Array<{ line: number; record: TurnRecord }> = [];
+  const rawLines = text.split(/\r?\n/);
+  rawLines.forEach((raw, i) => {
+    if (raw.trim() === "") return;
+    const parsed = parseLine(raw, i + 1);
+    if (parsed === null) return;
+    if ("code" in parsed) {
+      errors.push(parsed);
+      return;
+    }
+    if ("memory" in parsed) {
+      const record: MemoryRecord = { ...parsed.memory, scope: scope ?? parsed.memory.scope, embeddingModel: ctx.model.id };
+      const verdict = guardText(record.content);
+      if (verdict.kind === "secret") {
+        errors.push({ line: parsed.line, code: "GUARD_REFUSED", message: `line ${parsed.line}: ${verdict.reason}`, field: "content" });
+        return;
+      }
+      if (verdict.kind === "injection" && record.status !== "quarantined") {
+        record.status = "quarantined";
+        record.statusReason = verdict.reason;
+      }
+      memories.push({ line: parsed.line, record });
+    } else {
+      const t = parsed.turn;
+      const user = guardText(t.user);
+      const assistant = t.assistant === null ? null : guardText(t.assistant);
+      const redacted = user.kind === "secret" || assistant?.kind === "secret";
+      turns.push({
+        line: parsed.line,
+        record: {
+          ...t,
+          scope: scope ?? t.scope,
+          user: user.redacted,
+          assistant: assistant === null ? null : assistant.redacted,
+          status: redacted ? "redacted" : t.status,
+        },
+      });
+    }
+  });
+
+  const skipped: Array<{ line: number; id: string }> = [];
+  const fresh = async <T extends { id: string }>(items: Array<{ line: number; record: T }>, existing: (ids: string[]) => Promise<Array<{ id: string }>>) => {
+    const taken = new Set<string>();
+    for (let i = 0; i < items.length; i += BATCH) {
+      for (const r of await existing(items.slice(i, i + BATCH).map((x) => x.record.id))) taken.add(r.id);
+    }
+    const out: Array<{ line: number; record: T }> = [];
+    for (const item of items) {
+      if (taken.has(item.record.id)) skipped.push({ line: item.line, id: item.record.id });
+      else {
+        taken.add(item.record.id);
+        out.push(item);
+      }
+    }
+    return out;
+  };
+  const newMemories = await fresh(memories, (ids) => ctx.store.getMemories(ids));
+  const newTurns = await fresh(turns, (ids) => ctx.store.getTurns(ids));
+
+  for (let i = 0; i < newMemories.length; i += BATCH) {
+    const batch = newMemories.slice(i, i + BATCH).map((x) => x.record);
+    const vectors = await ctx.embedder.embed(batch.map(searchText));
+    if (vectors.length !== batch.length) throw new HindsightError("MODEL_UNAVAILABLE", "the embedder returned fewer vectors than texts");
+    await ctx.store.putMemories(batch.map((record, j) => ({ record, vector: vectors[j] as Float32Array })));
+  }
+  for (let i = 0; i < newTurns.length; i += BATCH) {
+    const batch = newTurns.slice(i, i + BATCH).map((x) => x.record);
+    const vectors = await ctx.embedder.embed(batch.map(turnText));
+    if (vectors.length !== batch.length) throw new HindsightError("MODEL_UNAVAILABLE", "the embedder returned fewer vectors than texts");
+    await ctx.store.putTurns(batch.map((record, j) => ({ record, vector: vectors[j] as Float32Array })));
+  }
+  skipped.sort((a, b) => a.line - b.line);
+  errors.sort((a, b) => a.line - b.line);
+
+  const scopes = new Set([...newMemories.map((m) => m.record.scope), ...newTurns.map((t) => t.record.scope)]);
+  await audit(
+    ctx,
+    "write",
+    scope ?? (scopes.size === 1 ? [...scopes][0] ?? null : null),
+    newMemories.map((m) => m.record.id),
+    newTurns.map((t) => t.record.id),
+    `imported ${newMemories.length} memories and ${newTurns.length} turns from JSONL; skipped ${skipped.length} existing ids; ${errors.length} lines refused`,
+  );
+  return { memories: newMemories.length, turns: newTurns.length, skipped, errors };
+}
+

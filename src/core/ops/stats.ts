@@ -1,0 +1,81 @@
+import type { EngineContext } from "../context.js";
+import { LAYERS, MEMORY_TYPES, STATUSES, type Layer, type MemoryStatus, type MemoryType } from "../model/memory.js";
+
+/** The last recall durations (ms), for p50 / p95 without keeping every sample. */
+export class LatencyWindow {
+  private readonly samples: number[] = [];
+  private next = 0;
+  private total = 0;
+  private totalMs = 0;
+
+  constructor(private readonly size = 1024) {}
+
+  record(ms: number): void {
+    if (!Number.isFinite(ms) || ms < 0) return;
+    this.total++;
+    this.totalMs += ms;
+    if (this.samples.length < this.size) this.samples.push(ms);
+    else this.samples[this.next] = ms;
+    this.next = (this.next + 1) % this.size;
+  }
+
+  /** Nearest-rank quantile over the window; null when nothing was recorded. */
+  quantile(q: number): number | null {
+    if (this.samples.length === 0) return null;
+    const sorted = [...this.samples].sort((a, b) => a - b);
+    const rank = Math.min(sorted.length, Math.max(1, Math.ceil(q * sorted.length)));
+    return sorted[rank - 1] ?? null;
+  }
+
+  /** Recalls measured since the engine opened (the window holds only the last `size`). */
+  get count(): number {
+    return this.total;
+  }
+
+  /** Sum of every recall duration since the engine opened (ms). */
+  get sumMs(): number {
+    return this.totalMs;
+  }
+}
+
+export interface RecallLatency {
+  count: number;
+  sumMs: number;
+  p50Ms: number | null;
+  p95Ms: number | null;
+}
+
+export interface EngineStats {
+  scope: string;
+  /** Every memory of the scope, whatever its status. */
+  total: number;
+  /** Active memories per layer and per type (what recall can return). */
+  byLayer: Record<Layer, number>;
+  byType: Record<MemoryType, number>;
+  /** Every memory per status. */
+  byStatus: Record<MemoryStatus, number>;
+  /** Recalls served by this engine since it opened (all scopes). */
+  recall: RecallLatency;
+}
+
+function zeros<K extends string>(keys: readonly K[]): Record<K, number> {
+  return Object.fromEntries(keys.map((k) => [k, 0])) as Record<K, number>;
+}
+
+export async function scopeStats(ctx: EngineContext, scope: string, latency: LatencyWindow): Promise<EngineStats> {
+  const count = (filter: Parameters<typeof ctx.store.countMemories>[0]) => ctx.store.countMemories({ scope, ...filter });
+  const byLayer = zeros(LAYERS);
+  const byType = zeros(MEMORY_TYPES);
+  const byStatus = zeros(STATUSES);
+  const [total, layers, types, statuses] = await Promise.all([
+    count({}),
+    Promise.all(LAYERS.map((layer) => count({ statuses: ["active"], layers: [layer] }))),
+    Promise.all(MEMORY_TYPES.map((type) => count({ statuses: ["active"], types: [type] }))),
+    Promise.all(STATUSES.map((status) => count({ statuses: [status] }))),
+  ]);
+  LAYERS.forEach((l, i) => (byLayer[l] = layers[i] ?? 0));
+  MEMORY_TYPES.forEach((t, i) => (byType[t] = types[i] ?? 0));
+  STATUSES.forEach((s, i) => (byStatus[s] = statuses[i] ?? 0));
+  const round = (v: number | null) => (v === null ? null : Math.round(v * 100) / 100);
+  return { scope, total, byLayer, byType, byStatus, recall: { count: latency.count, sumMs: round(latency.sumMs) ?? 0, p50Ms: round(latency.quantile(0.5)), p95Ms: round(latency.quantile(0.95)) } };
+}

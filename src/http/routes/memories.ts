@@ -1,0 +1,112 @@
+import { z } from "zod";
+import { HindsightError } from "../../core/errors.js";
+import { LayerSchema, MemoryTypeSchema, ScopeSchema, StatusSchema } from "../../core/model/memory.js";
+import type { WriteInput } from "../../core/model/inputs.js";
+import type { EditPatch } from "../../core/ops/edit.js";
+import { HttpError } from "../errors.js";
+import { many, one, parseBody, parseQuery } from "../query.js";
+import type { Route } from "../router.js";
+
+const ListQuery = z.object({
+  scope: ScopeSchema.optional(),
+  layer: z.array(LayerSchema).max(3).optional(),
+  type: z.array(MemoryTypeSchema).max(5).optional(),
+  status: z.array(StatusSchema).max(4).optional(),
+  text: z.string().max(1000).optional(),
+  limit: z.coerce.number().int().min(1).max(10000).default(100),
+  offset: z.coerce.number().int().min(0).default(0),
+  include_expired: z.enum(["true", "false", "1", "0"]).optional(),
+});
+
+const PinBody = z.object({ pinned: z.boolean().default(true) });
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** REST edits say valid_until (as the issue and the sidebar do); the engine says validUntil. */
+function editPatch(body: unknown): { patch: EditPatch; snake: boolean } {
+  if (!isObject(body)) throw new HttpError(400, "INVALID_INPUT", "the body must be a JSON object", { field: "body" });
+  if ("valid_until" in body && "validUntil" in body) throw new HttpError(400, "INVALID_INPUT", "give valid_until or validUntil, not both", { field: "valid_until" });
+  if (!("valid_until" in body)) return { patch: body as EditPatch, snake: false };
+  const { valid_until, ...rest } = body;
+  return { patch: { ...rest, validUntil: valid_until } as EditPatch, snake: true };
+}
+
+/** Memories: list with filters, get, write, edit, forget, pin. */
+export const memoryRoutes: Route[] = [
+  {
+    method: "GET",
+    path: "/memories",
+    handler: async ({ engine, query }) => {
+      const q = parseQuery(ListQuery, {
+        scope: one(query, "scope"),
+        layer: many(query, "layer"),
+        type: many(query, "type"),
+        status: many(query, "status"),
+        text: one(query, "text"),
+        limit: one(query, "limit"),
+        offset: one(query, "offset"),
+        include_expired: one(query, "include_expired"),
+      });
+      const memories = await engine.list({
+        ...(q.scope ? { scope: q.scope } : {}),
+        ...(q.layer ? { layers: q.layer } : {}),
+        ...(q.type ? { types: q.type } : {}),
+        ...(q.status ? { statuses: q.status } : {}),
+        ...(q.text ? { text: q.text } : {}),
+        limit: q.limit,
+        offset: q.offset,
+        includeExpired: q.include_expired === "true" || q.include_expired === "1",
+      });
+      return { json: { memories, count: memories.length, limit: q.limit, offset: q.offset } };
+    },
+  },
+  {
+    method: "POST",
+    path: "/memories",
+    handler: async ({ engine, json, call }) => {
+      const body = await json();
+      const result = await engine.write(body as WriteInput, call);
+      return { status: result.action === "added" || result.action === "superseded" ? 201 : 200, json: result };
+    },
+  },
+  {
+    method: "GET",
+    path: "/memories/:id",
+    handler: async ({ engine, params }) => ({ json: { memory: await engine.get(params.id as string) } }),
+  },
+  {
+    method: "PATCH",
+    path: "/memories/:id",
+    handler: async ({ engine, params, json, call }) => {
+      const { patch, snake } = editPatch(await json());
+      try {
+        return { json: await engine.edit(params.id as string, patch, call) };
+      } catch (err) {
+        if (snake && HindsightError.is(err) && err.field === "validUntil") {
+          throw new HindsightError(err.code, err.message.replace(/validUntil/g, "valid_until"), { field: "valid_until" });
+        }
+        throw err;
+      }
+    },
+  },
+  {
+    method: "DELETE",
+    path: "/memories/:id",
+    handler: async ({ engine, params, call }) => ({ json: await engine.forget({ id: params.id as string }, call) }),
+  },
+  {
+    method: "POST",
+    path: "/memories/:id/pin",
+    handler: async ({ engine, params, json, call }) => {
+      const body = parseBody(PinBody, await json());
+      return { json: { memory: await engine.pin(params.id as string, body.pinned, call) } };
+    },
+  },
+  {
+    method: "DELETE",
+    path: "/memories/:id/pin",
+    handler: async ({ engine, params, call }) => ({ json: { memory: await engine.pin(params.id as string, false, call) } }),
+  },
+];

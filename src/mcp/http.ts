@@ -1,0 +1,90 @@
+import { randomUUID } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import type { MemoryEngine } from "../core/engine.js";
+import { createMcpServer } from "./createServer.js";
+
+/** Builds the MCP server (tools over the engine) for one session. */
+export type McpServerFactory = (engine: MemoryEngine) => McpServer;
+
+/** Same shape as the HTTP app's McpHandler: the app stays free of the SDK, this module free of the app. */
+export type McpHttpHandler = (req: IncomingMessage, res: ServerResponse, caller: { tokenId: string }) => Promise<void>;
+
+export interface McpMount {
+  handler: McpHttpHandler;
+  /** Open sessions (for tests and metrics). */
+  sessions(): number;
+  close(): Promise<void>;
+}
+
+interface Session {
+  transport: StreamableHTTPServerTransport;
+  server: McpServer;
+  tokenId: string;
+}
+
+function jsonRpcError(res: ServerResponse, status: number, message: string): void {
+  const text = JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null });
+  res.writeHead(status, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(text) });
+  res.end(text);
+}
+
+/**
+ * MCP over streamable HTTP at /mcp: stateful sessions, each with its own McpServer from `factory`
+ * over a view of the engine that audits as the session's token. A session belongs to the token that
+ * opened it.
+ */
+export function mountMcp(engine: MemoryEngine, options: { allowedHosts: string[] | null; factory?: McpServerFactory }): McpMount {
+  const factory = options.factory ?? createMcpServer;
+  const sessions = new Map<string, Session>();
+
+  const handler = async (req: IncomingMessage, res: ServerResponse, caller: { tokenId: string }): Promise<void> => {
+    const header = req.headers["mcp-session-id"];
+    const sessionId = Array.isArray(header) ? header[0] : header;
+    if (sessionId !== undefined) {
+      const session = sessions.get(sessionId);
+      if (!session || session.tokenId !== caller.tokenId) {
+        req.resume();
+        jsonRpcError(res, 404, "Session not found");
+        return;
+      }
+      await session.transport.handleRequest(req, res);
+      return;
+    }
+    if (req.method !== "POST") {
+      req.resume();
+      jsonRpcError(res, 400, "Bad Request: no MCP session; start one with an initialize request");
+      return;
+    }
+    const server = factory(engine.actingAs(`token:${caller.tokenId}`));
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        sessions.set(id, { transport, server, tokenId: caller.tokenId });
+      },
+      onsessionclosed: (id) => {
+        sessions.delete(id);
+      },
+      enableDnsRebindingProtection: options.allowedHosts !== null,
+      ...(options.allowedHosts !== null ? { allowedHosts: options.allowedHosts } : {}),
+    });
+    transport.onclose = () => {
+      if (transport.sessionId) sessions.delete(transport.sessionId);
+    };
+    await server.connect(transport);
+    await transport.handleRequest(req, res);
+    // Anything but an initialize request opens no session: release what was built for it.
+    if (transport.sessionId === undefined || !sessions.has(transport.sessionId)) await server.close();
+  };
+
+  return {
+    handler,
+    sessions: () => sessions.size,
+    close: async () => {
+      const open = [...sessions.values()];
+      sessions.clear();
+      await Promise.all(open.map((s) => s.server.close().catch(() => undefined)));
+    },
+  };
+}

@@ -1,0 +1,71 @@
+import { z } from "zod";
+import { LIMITS, MAX_ARRAY, isoTimeArg, memoryTypeArg, memoryTypeOut, scopeArg } from "./fields.js";
+import { defineTool } from "./types.js";
+
+const WRITE_ACTIONS = ["added", "updated", "superseded", "duplicate", "quarantined", "skipped"] as const;
+
+export const memoryWriteTool = defineTool({
+  name: "memory_write",
+  title: "Remember something",
+  description:
+    "Store one durable memory: a decision, a user preference, a project constraint, a verified fact, or the current task state. " +
+    "Call it right after a decision is made or the user states a preference/constraint, with one standalone sentence readable without the conversation " +
+    "(e.g. \"The team deploys only on Tuesdays.\"). The engine deduplicates, supersedes older contradicting memories on the same subject, and refuses secrets " +
+    "and instruction-injection; the result says what it did. Do not store chit-chat, secrets or whole transcripts (use memory_ingest for raw turns).",
+  inputSchema: {
+    content: z
+      .string()
+      .min(1)
+      .max(LIMITS.contentChars)
+      .describe(`The memory as one standalone sentence (1-${LIMITS.contentChars} characters), e.g. "The user prefers tabs over spaces."`),
+    type: memoryTypeArg()
+      .optional()
+      .describe("preference (likes/dislikes), fact, constraint (rules, must/never), task_state (progress of the current task) or event. Inferred when omitted."),
+    subject: z.string().min(1).max(LIMITS.subjectChars).optional().describe('Who or what the memory is about, e.g. "user", "billing api". Inferred when omitted.'),
+    confidence: z.number().min(0).max(1).optional().describe("How sure this is, 0-1 (explicit user statements ~0.9, inferences lower). Defaults from the type."),
+    valid_until: isoTimeArg("When the memory stops being true, as an").optional(),
+    scope: scopeArg().optional(),
+    tags: z
+      .array(z.string().min(1).max(LIMITS.tagChars).describe("One tag."))
+      .max(MAX_ARRAY)
+      .optional()
+      .describe(`Free-form labels (at most ${MAX_ARRAY}).`),
+  },
+  outputSchema: {
+    id: z.string().nullable().describe("The memory written or confirmed; null when nothing was stored."),
+    action: z.enum(WRITE_ACTIONS).describe("What the engine decided."),
+    reason: z.string().describe("Why, in one sentence."),
+    flagged: z.boolean().describe("True when the guard refused or quarantined the content."),
+    type: memoryTypeOut.optional().describe("The memory's type as stored."),
+    subject: z.string().optional().describe("The memory's subject as stored."),
+    supersedes: z.array(z.string()).optional().describe("Older memories this one replaced (present when any)."),
+    conflictsWith: z.array(z.string()).optional().describe("Memories it contradicts without a decision (present when any)."),
+  },
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  async handler(engine, args) {
+    const r = await engine.write({
+      content: args.content,
+      type: args.type,
+      subject: args.subject,
+      confidence: args.confidence,
+      validUntil: args.valid_until,
+      scope: args.scope,
+      tags: args.tags,
+      source: "agent",
+    });
+    const structured = {
+      id: r.id,
+      action: r.action,
+      reason: r.reason,
+      flagged: r.flagged,
+      ...(r.memory ? { type: r.memory.type, subject: r.memory.subject } : {}),
+      ...(r.supersedes.length > 0 ? { supersedes: r.supersedes } : {}),
+      ...(r.conflictsWith.length > 0 ? { conflictsWith: r.conflictsWith } : {}),
+    };
+    const extra = [
+      r.supersedes.length > 0 ? ` Supersedes ${r.supersedes.join(", ")}.` : "",
+      r.conflictsWith.length > 0 ? ` Conflicts with ${r.conflictsWith.join(", ")}.` : "",
+    ].join("");
+    return { structuredContent: structured, content: [{ type: "text", text: `${r.action}${r.id ? ` ${r.id}` : ""}: ${r.reason}${extra}` }] };
+  },
+});

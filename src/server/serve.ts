@@ -1,0 +1,137 @@
+import { createServer, type RequestListener, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { MemoryEngine } from "../core/engine.js";
+import type { Logger } from "../core/ports.js";
+import { createHttpHandler } from "../http/app.js";
+import { BearerAuth } from "../http/auth.js";
+import { HostCheck, isLoopbackHost, loopbackAllowedHosts } from "../http/hostCheck.js";
+import { sendJson } from "../http/io.js";
+import { HttpMetrics } from "../http/metrics.js";
+import { TokenBucketLimiter } from "../http/rateLimit.js";
+import { mountMcp } from "../mcp/http.js";
+
+export const DEFAULT_HOST = "127.0.0.1";
+export const DEFAULT_PORT = 8765;
+export const DEFAULT_RATE = 20;
+export const DEFAULT_BURST = 60;
+
+export interface ServeOptions {
+  engine: MemoryEngine;
+  /** Bearer tokens accepted (at least one). */
+  tokens: string[];
+  host?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  /** Requests per second per token; 0 disables the rate limit. */
+  rate?: number;
+  burst?: number;
+  /**
+   * Host header values accepted (DNS-rebinding protection). Default: the bound loopback host:port
+   * (and localhost:port) when bound to loopback; no check otherwise.
+   */
+  allowedHosts?: string[] | null;
+  logger?: Logger;
+  /** Milliseconds the rate limiter reads (tests inject a clock). */
+  now?: () => number;
+}
+
+export interface RunningServer {
+  /** http://host:port (with the port actually bound). */
+  url: string;
+  host: string;
+  port: number;
+  server: Server;
+  allowedHosts: string[] | null;
+  /** Stops accepting, ends MCP sessions, waits for requests in flight (at most `graceMs`), then drops what is left. Does not close the engine. */
+  close(graceMs?: number): Promise<void>;
+}
+
+function formatHost(host: string): string {
+  return host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
+}
+
+/** Starts the HTTP server: REST under /api/v1, /mcp, /healthz, /metrics, bearer auth, rate limit, Host check. */
+export async function startServer(options: ServeOptions): Promise<RunningServer> {
+  const host = options.host ?? DEFAULT_HOST;
+  const auth = new BearerAuth(options.tokens);
+  const rate = options.rate ?? DEFAULT_RATE;
+  const limiter = rate > 0 ? new TokenBucketLimiter({ rate, burst: options.burst ?? DEFAULT_BURST, ...(options.now ? { now: options.now } : {}) }) : null;
+  const metrics = new HttpMetrics();
+
+  let ready: RequestListener | null = null;
+  const server = createServer((req, res) => {
+    if (ready) ready(req, res);
+    else sendJson(res, 503, { error: { code: "INTERNAL", message: "the server is starting" } });
+  });
+  server.headersTimeout = 30_000;
+  server.requestTimeout = 0; // MCP streams stay open; idle sockets still time out via keepAliveTimeout.
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? DEFAULT_PORT, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const allowedHosts = options.allowedHosts !== undefined ? options.allowedHosts : isLoopbackHost(host) ? loopbackAllowedHosts(host, port) : null;
+  if (allowedHosts === null && !isLoopbackHost(host)) {
+    options.logger?.warn("serving on a non-loopback address without a Host check: put it behind a proxy or pass --allowed-host", { host });
+  }
+  const mcp = mountMcp(options.engine, { allowedHosts });
+  ready = createHttpHandler({
+    engine: options.engine,
+    auth,
+    hostCheck: new HostCheck(allowedHosts),
+    limiter,
+    metrics,
+    mcp: mcp.handler,
+    ...(options.logger ? { logger: options.logger } : {}),
+  });
+
+  let closing: Promise<void> | null = null;
+  const close = (graceMs = 3000): Promise<void> => {
+    closing ??= (async () => {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      await mcp.close();
+      server.closeIdleConnections();
+      const timer = setTimeout(() => server.closeAllConnections(), graceMs);
+      timer.unref();
+      await closed;
+      clearTimeout(timer);
+    })();
+    return closing;
+  };
+
+  return { url: `http://${formatHost(host)}:${port}`, host, port, server, allowedHosts, close };
+}
+
+/**
+ * Runs until SIGINT or SIGTERM, then closes the server and the engine. Resolves with the exit code.
+ */
+export async function serveUntilSignal(running: RunningServer, engine: MemoryEngine, logger?: Logger): Promise<number> {
+  return new Promise((resolve) => {
+    let stopping = false;
+    const stop = (signal: string) => {
+      if (stopping) return;
+      stopping = true;
+      logger?.info("shutting down", { signal });
+      process.off("SIGINT", onInt);
+      process.off("SIGTERM", onTerm);
+      running
+        .close()
+        .then(() => engine.close())
+        .then(
+          () => resolve(0),
+          (err: unknown) => {
+            logger?.error("shutdown failed", { error: String(err) });
+            resolve(1);
+          },
+        );
+    };
+    const onInt = () => stop("SIGINT");
+    const onTerm = () => stop("SIGTERM");
+    process.on("SIGINT", onInt);
+    process.on("SIGTERM", onTerm);
+  });
+}
