@@ -25,6 +25,7 @@ const USAGE = `hindsight — memory for coding agents
   hindsight eval FILE [--json] [--store lancedb|memory] [--gate BASELINE.json]
   hindsight bench locomo FILE [--k 5,10] [--conversations N] [--json]
   hindsight bench perf [--n 1000,10000,100000] [--json]
+  hindsight bench serve [--n 10000] [--json]
 
 Environment: HINDSIGHT_HOME (data folder), HINDSIGHT_MODEL_DIR (local models),
 HINDSIGHT_MODEL (embedding model id), HINDSIGHT_ALLOW_DOWNLOAD=1 (fetch models from the hub),

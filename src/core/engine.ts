@@ -23,7 +23,8 @@ import {
 import { ScopeSchema, type AuditEntry, type MemoryRecord } from "./model/memory.js";
 import { listConflicts, type ConflictPair } from "./ops/conflicts.js";
 import { editMemory, parseEditPatch, pinMemory, type EditPatch, type EditResult } from "./ops/edit.js";
-import { exportJsonl, importJsonl, type ImportResult } from "./ops/jsonl.js";
+import { exportJsonl, importJsonl, type ImportProgress, type ImportResult } from "./ops/jsonl.js";
+import { deleteQuarantined, listQuarantined, releaseQuarantined } from "./ops/quarantine.js";
 import { LatencyWindow, scopeStats, type EngineStats } from "./ops/stats.js";
 import type { CompressionProposal, ProposalStatus } from "./model/proposal.js";
 import type { Clock, Embedder, LlmClient, Logger, MemoryStore, ModelInfo, Reranker } from "./ports.js";
@@ -164,7 +165,7 @@ export class MemoryEngine {
     const timer = this.deps.timer ?? (() => this.deps.clock.now());
     const started = timer();
     const result = await recallMemories(this.context(), p, this.scopeOf(p.scope), this.access as AccessTracker);
-    this.recallLatency.record(timer() - started);
+    this.recallLatency.record(timer() - started, result.memories.length > 0);
     return result;
   }
 
@@ -235,7 +236,7 @@ export class MemoryEngine {
     return listConflicts(this.context(), this.scopeOf(scope === undefined ? undefined : parseInput(ScopeSchema, scope, "scope")));
   }
 
-  /** Counts per layer, type and status of a scope, and this engine's recall latency (p50 / p95). */
+  /** Counts per layer, type and status of a scope, and this engine's recall latency (p50 / p95) and hit rate. */
   async stats(scope?: string): Promise<EngineStats> {
     return scopeStats(this.context(), this.scopeOf(scope === undefined ? undefined : parseInput(ScopeSchema, scope, "scope")), this.recallLatency);
   }
@@ -247,11 +248,40 @@ export class MemoryEngine {
     return this.mutations.run(() => exportJsonl(ctx, s));
   }
 
-  /** Loads JSONL written by exportJsonl: keeps ids, skips existing ones, re-embeds; bad lines are reported by line number. */
-  async importJsonl(text: string, scope?: string, options: CallOptions = {}): Promise<ImportResult> {
+  /**
+   * Loads JSONL written by exportJsonl: keeps ids, skips existing ones, re-embeds every record with
+   * this engine's model (embeddingModel becomes the store's); bad lines are reported by line number.
+   * `onProgress(done, total)` is called after every 100 records written (and once at the end).
+   */
+  async importJsonl(text: string, scope?: string, options: CallOptions & { onProgress?: ImportProgress } = {}): Promise<ImportResult> {
     const body = parseInput(z.string(), text, "jsonl");
     const s = scope === undefined ? undefined : parseInput(ScopeSchema, scope, "scope");
-    return this.mutations.run(() => importJsonl(this.context(options), body, s));
+    return this.mutations.run(() => importJsonl(this.context(options), body, s, options.onProgress));
+  }
+
+  /** Quarantined memories of a scope (newest first), each with its reason in statusReason. */
+  async listQuarantined(scope?: string): Promise<MemoryRecord[]> {
+    return listQuarantined(this.context(), this.scopeOf(scope === undefined ? undefined : parseInput(ScopeSchema, scope, "scope")));
+  }
+
+  /**
+   * Releases a quarantined memory: a person decided, so the guard is not run again; it becomes
+   * active and recallable, statusReason says "released by <actor>". Not quarantined: INVALID_INPUT (id); unknown: NOT_FOUND.
+   */
+  async releaseQuarantined(id: string, options: CallOptions = {}): Promise<MemoryRecord> {
+    const memoryId = parseInput(IdSchema, id, "id");
+    return this.mutations.run(() => releaseQuarantined(this.context(options), memoryId));
+  }
+
+  /** Deletes a quarantined memory and deletes or redacts its L0 turns (as forget does). Not quarantined: INVALID_INPUT (id); unknown: NOT_FOUND. */
+  async deleteQuarantined(id: string, options: CallOptions = {}): Promise<ForgetResult> {
+    const memoryId = parseInput(IdSchema, id, "id");
+    return this.mutations.run(() => deleteQuarantined(this.context(options), memoryId));
+  }
+
+  /** The embedder this engine uses, for running eval cases on scratch stores with the same model (never this engine's store). */
+  embedderForEval(): Embedder {
+    return this.deps.embedder;
   }
 
   /** Memories of a scope; by default the active ones still valid now (expired ones are kept but not listed). */

@@ -7,6 +7,6 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown, what:
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   const field = issue && issue.path.length > 0 ? issue.path.map(String).join(".") : what;
-  const message = issue ? `${what}: ${field}: ${issue.message}` : `${what}: invalid input`;
+  const message = !issue ? `${what}: invalid input` : field === what ? `${what}: ${issue.message}` : `${what}: ${field}: ${issue.message}`;
   throw new HindsightError("INVALID_INPUT", message, { field });
 }

@@ -7,11 +7,13 @@ import type { HostCheck } from "./hostCheck.js";
 import { readJson, readText, sendJson, sendText } from "./io.js";
 import type { HttpMetrics } from "./metrics.js";
 import type { TokenBucketLimiter } from "./rateLimit.js";
-import { Router, type Reply, type RequestContext } from "./router.js";
+import { Router, type EvalRunner, type Reply, type RequestContext } from "./router.js";
 import { auditRoutes } from "./routes/audit.js";
 import { conflictRoutes } from "./routes/conflicts.js";
+import { evalRoutes } from "./routes/eval.js";
 import { memoryRoutes } from "./routes/memories.js";
 import { proposalRoutes } from "./routes/proposals.js";
+import { quarantineRoutes } from "./routes/quarantine.js";
 import { recallRoutes } from "./routes/recall.js";
 import { statsRoutes } from "./routes/stats.js";
 import { transferRoutes } from "./routes/transfer.js";
@@ -32,10 +34,12 @@ export interface HttpAppOptions {
   metrics: HttpMetrics;
   mcp: McpHandler;
   logger?: Logger;
+  /** Runs POST /api/v1/eval (see src/eval/restEval.ts); absent: that route answers 501. */
+  evaluate?: EvalRunner;
 }
 
 export function apiRouter(): Router {
-  return new Router(API_PREFIX, [...memoryRoutes, ...recallRoutes, ...conflictRoutes, ...proposalRoutes, ...auditRoutes, ...statsRoutes, ...transferRoutes]);
+  return new Router(API_PREFIX, [...memoryRoutes, ...recallRoutes, ...conflictRoutes, ...proposalRoutes, ...quarantineRoutes, ...evalRoutes, ...auditRoutes, ...statsRoutes, ...transferRoutes]);
 }
 
 /**
@@ -98,6 +102,7 @@ export function createHttpHandler(options: HttpAppOptions): (req: IncomingMessag
       tokenId,
       call: { actor: `token:${tokenId}` },
       req,
+      evaluate: options.evaluate ?? null,
       json: () => readJson(req, JSON_LIMIT_BYTES),
       text: (limit = JSON_LIMIT_BYTES) => readText(req, limit),
     };

@@ -31,6 +31,7 @@ export interface ErrorBody {
 
 const STATUS: Record<string, number> = {
   INVALID_INPUT: 400,
+  CASES_INVALID: 400,
   NOT_FOUND: 404,
   GUARD_REFUSED: 422,
 };

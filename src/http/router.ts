@@ -2,6 +2,21 @@ import type { IncomingMessage } from "node:http";
 import type { CallOptions, MemoryEngine } from "../core/engine.js";
 import { HttpError } from "./errors.js";
 
+/** One case's outcome of an eval run (src/eval/runner.ts CaseResult). */
+export interface EvalCaseOutcome {
+  id: string;
+  category: string;
+  pass: boolean;
+  failures: string[];
+}
+
+/**
+ * Runs a posted cases file (unvalidated JSON) on scratch stores with the engine's embedder; a
+ * malformed file is CASES_INVALID naming the field. Wired by the composition root (src/http
+ * may not import src/eval or src/stores).
+ */
+export type EvalRunner = (casesFile: unknown, engine: MemoryEngine) => Promise<{ passed: number; failed: number; cases: EvalCaseOutcome[] }>;
+
 export type Method = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
 
 /** What a handler gets: the engine, path parameters, the query, the caller, and the body readers. */
@@ -14,6 +29,8 @@ export interface RequestContext {
   /** Options for mutating engine calls: the audit actor is the caller's token id. */
   call: CallOptions;
   req: IncomingMessage;
+  /** The eval runner of POST /eval; null when the server has none. */
+  evaluate: EvalRunner | null;
   json(): Promise<unknown>;
   text(limitBytes?: number): Promise<string>;
 }

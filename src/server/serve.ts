@@ -8,6 +8,7 @@ import { HostCheck, isLoopbackHost, loopbackAllowedHosts } from "../http/hostChe
 import { sendJson } from "../http/io.js";
 import { HttpMetrics } from "../http/metrics.js";
 import { TokenBucketLimiter } from "../http/rateLimit.js";
+import { evaluatePostedCases } from "../eval/restEval.js";
 import { mountMcp } from "../mcp/http.js";
 
 export const DEFAULT_HOST = "127.0.0.1";
@@ -86,6 +87,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     limiter,
     metrics,
     mcp: mcp.handler,
+    evaluate: evaluatePostedCases,
     ...(options.logger ? { logger: options.logger } : {}),
   });
 

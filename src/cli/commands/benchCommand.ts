@@ -4,10 +4,12 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { CATEGORY_NAMES, parseLocomo, runLocomo } from "../../bench/locomo.js";
 import { runPerf } from "../../bench/perf.js";
+import { runServeBench } from "../../bench/serve.js";
 import { resolveConfig, type EngineConfigInput } from "../../core/config.js";
 import { HindsightError } from "../../core/errors.js";
 import type { MemoryStore } from "../../core/ports.js";
-import { embedderFromEnv } from "../../server/runtime.js";
+import { embedderFromEnv, systemClock } from "../../server/runtime.js";
+import { startServer } from "../../server/serve.js";
 import { LanceStore } from "../../stores/lancedb/lanceStore.js";
 import { InMemoryStore } from "../../stores/memory/memoryStore.js";
 import { print, printJson } from "../output.js";
@@ -34,7 +36,8 @@ export async function benchCommand(argv: string[]): Promise<number> {
   const [which, ...rest] = argv;
   if (which === "locomo") return benchLocomo(rest);
   if (which === "perf") return benchPerf(rest);
-  throw new HindsightError("INVALID_INPUT", `bench: expected "locomo" or "perf", got "${which ?? ""}"`, { field: "bench" });
+  if (which === "serve") return benchServe(rest);
+  throw new HindsightError("INVALID_INPUT", `bench: expected "locomo", "perf" or "serve", got "${which ?? ""}"`, { field: "bench" });
 }
 
 async function benchLocomo(argv: string[]): Promise<number> {
@@ -130,6 +133,39 @@ async function benchPerf(argv: string[]): Promise<number> {
         `${String(r.n).padEnd(9)} ${String(r.write_per_s).padStart(8)} ${String(r.recall_p50_ms).padStart(8)} ms ${String(r.recall_p95_ms).padStart(8)} ms ${(r.disk_bytes / 1e6).toFixed(1).padStart(9)} ${(r.peak_rss_bytes / 1e6).toFixed(0).padStart(11)}`,
       );
     }
+    return 0;
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+}
+
+/** `hindsight bench serve [--n 10000] [--json]`: MCP-over-HTTP latency against the same calls on the engine. */
+async function benchServe(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: { n: { type: "string", default: "10000" }, json: { type: "boolean" }, recalls: { type: "string", default: "200" }, writes: { type: "string", default: "100" } },
+  });
+  const root = await mkdtemp(join(tmpdir(), "hindsight-bench-serve-"));
+  try {
+    const store = new LanceStore({ dir: join(root, "store") });
+    const r = await runServeBench({
+      n: numberList(values.n, "--n")[0] as number,
+      recalls: numberList(values.recalls, "--recalls")[0] as number,
+      writes: numberList(values.writes, "--writes")[0] as number,
+      embedder: embedderFromEnv(),
+      store,
+      clock: systemClock,
+      startServer,
+      onProgress: (m) => process.stderr.write(`${m}\n`),
+    });
+    if (values.json) {
+      printJson(r);
+      return 0;
+    }
+    print(`hindsight serve, ${r.n} memories (warm; query embedding included)`);
+    print("operation        via MCP/HTTP p50   p95      on the engine p50   p95");
+    print(`memory_recall    ${String(r.mcp_recall_p50_ms).padStart(10)} ms ${String(r.mcp_recall_p95_ms).padStart(6)} ms ${String(r.engine_recall_p50_ms).padStart(12)} ms ${String(r.engine_recall_p95_ms).padStart(6)} ms`);
+    print(`memory_write     ${String(r.mcp_write_p50_ms).padStart(10)} ms ${String(r.mcp_write_p95_ms).padStart(6)} ms ${String(r.engine_write_p50_ms).padStart(12)} ms ${String(r.engine_write_p95_ms).padStart(6)} ms`);
     return 0;
   } finally {
     await rm(root, { recursive: true, force: true });

@@ -18,7 +18,8 @@ export async function exportCommand(argv: string[]): Promise<number> {
 }
 
 /**
- * `hindsight import FILE [--scope S]`: loads a JSONL export (ids kept, existing ids skipped, re-embedded).
+ * `hindsight import FILE [--scope S]`: loads a JSONL export (ids kept, existing ids skipped, every memory re-embedded
+ * with this store's model). Progress ("imported N/M") goes to stderr every 100 records.
  * With --scope every record moves into that scope. Bad lines are listed with their line numbers; exit 1 when there were any.
  */
 export async function importCommand(argv: string[]): Promise<number> {
@@ -31,10 +32,15 @@ export async function importCommand(argv: string[]): Promise<number> {
   if (!file) throw new HindsightError("INVALID_INPUT", "import: give the JSONL file to import", { field: "FILE" });
   const text = await readFile(file, "utf8");
   return withEngine({ data: values.data, verbose: values.verbose, ...(values.scope ? { scope: values.scope } : {}) }, async (engine) => {
-    const r = await engine.importJsonl(text, values.scope);
+    const r = await engine.importJsonl(text, values.scope, {
+      onProgress: (done, total) => {
+        if (total > 0) process.stderr.write(`hindsight: imported ${done}/${total}\n`);
+      },
+    });
     if (values.json) printJson(r);
     else {
-      print(`imported ${r.memories} memories and ${r.turns} turns; skipped ${r.skipped.length} existing ids; ${r.errors.length} bad lines`);
+      const other = r.reembedded > 0 ? ` (${r.reembedded} memories re-embedded from another embedding model to ${engine.model.id})` : "";
+      print(`imported ${r.memories} memories and ${r.turns} turns${other}; skipped ${r.skipped.length} existing ids; ${r.errors.length} bad lines`);
       for (const e of r.errors) process.stderr.write(`hindsight: ${e.code}: ${e.message}\n`);
     }
     return r.errors.length > 0 ? 1 : 0;

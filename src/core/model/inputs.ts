@@ -12,10 +12,17 @@ export const LIMITS = {
   matchTerms: 10,
 } as const;
 
+/** "2026-02-30" parses (as March 2): the day must exist in its month. */
+function realCalendarDay(s: string): boolean {
+  const [y, m, d] = s.slice(0, 10).split("-").map(Number) as [number, number, number];
+  const t = new Date(Date.UTC(y, m - 1, d));
+  return t.getUTCFullYear() === y && t.getUTCMonth() === m - 1 && t.getUTCDate() === d;
+}
+
 /** ISO-8601 date or date-time, parsed to epoch ms; a clear message when it does not parse. */
 export const IsoTimeSchema = z
   .string()
-  .refine((s) => /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(s) && !Number.isNaN(Date.parse(s)), {
+  .refine((s) => /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(s) && !Number.isNaN(Date.parse(s)) && realCalendarDay(s), {
     message: "must be an ISO-8601 date or date-time, e.g. 2026-03-20T00:00:00Z",
   })
   .transform((s) => Date.parse(s));

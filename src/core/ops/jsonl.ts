@@ -57,7 +57,19 @@ export interface ImportResult {
   skipped: Array<{ line: number; id: string }>;
   /** Lines not imported, each with its line number; nothing of such a line was written. */
   errors: ImportLineError[];
+  /** Memories and turns written (memories + turns). */
+  imported: number;
+  /** Imported memories whose export named another embedding model than this store's (all are embedded again either way). */
+  reembedded: number;
+  /** The same outcome as plain counts. */
+  counts: { imported: number; skipped: number; reembedded: number; errors: number };
 }
+
+/** Called with (records written so far, records to write). */
+export type ImportProgress = (done: number, total: number) => void;
+
+/** Records written per batch on import: also the progress step. */
+export const IMPORT_PROGRESS_STEP = 100;
 
 export async function exportJsonl(ctx: EngineContext, scope: string): Promise<string> {
   const memories = (await ctx.store.listMemories({ scope })).sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1));
@@ -103,7 +115,8 @@ const BATCH = 256;
  * content goes through the guard (a secret is refused, an injection is quarantined), and everything
  * is embedded again with this engine's model. `scope` moves every record into that scope.
  */
-export async function importJsonl(ctx: EngineContext, text: string, scope: string | undefined): Promise<ImportResult> {
+export async function importJsonl(ctx: EngineContext, text: string, scope: string | undefined, onProgress?: ImportProgress): Promise<ImportResult> {
+  const fromOtherModel = new Set<string>();
   const errors: ImportLineError[] = [];
   const memories: Array<{ line: number; record: MemoryRecord }> = [];
   const turns: Array<{ line: number; record: TurnRecord }> = [];
@@ -117,6 +130,7 @@ export async function importJsonl(ctx: EngineContext, text: string, scope: strin
       return;
     }
     if ("memory" in parsed) {
+      if (parsed.memory.embeddingModel !== ctx.model.id) fromOtherModel.add(parsed.memory.id);
       const record: MemoryRecord = { ...parsed.memory, scope: scope ?? parsed.memory.scope, embeddingModel: ctx.model.id };
       const verdict = guardText(record.content);
       if (verdict.kind === "secret") {
@@ -165,18 +179,26 @@ export async function importJsonl(ctx: EngineContext, text: string, scope: strin
   const newMemories = await fresh(memories, (ids) => ctx.store.getMemories(ids));
   const newTurns = await fresh(turns, (ids) => ctx.store.getTurns(ids));
 
-  for (let i = 0; i < newMemories.length; i += BATCH) {
-    const batch = newMemories.slice(i, i + BATCH).map((x) => x.record);
+  const total = newMemories.length + newTurns.length;
+  let done = 0;
+  const step = IMPORT_PROGRESS_STEP;
+  for (let i = 0; i < newMemories.length; i += step) {
+    const batch = newMemories.slice(i, i + step).map((x) => x.record);
     const vectors = await ctx.embedder.embed(batch.map(searchText));
     if (vectors.length !== batch.length) throw new HindsightError("MODEL_UNAVAILABLE", "the embedder returned fewer vectors than texts");
     await ctx.store.putMemories(batch.map((record, j) => ({ record, vector: vectors[j] as Float32Array })));
+    done += batch.length;
+    onProgress?.(done, total);
   }
-  for (let i = 0; i < newTurns.length; i += BATCH) {
-    const batch = newTurns.slice(i, i + BATCH).map((x) => x.record);
+  for (let i = 0; i < newTurns.length; i += step) {
+    const batch = newTurns.slice(i, i + step).map((x) => x.record);
     const vectors = await ctx.embedder.embed(batch.map(turnText));
     if (vectors.length !== batch.length) throw new HindsightError("MODEL_UNAVAILABLE", "the embedder returned fewer vectors than texts");
     await ctx.store.putTurns(batch.map((record, j) => ({ record, vector: vectors[j] as Float32Array })));
+    done += batch.length;
+    onProgress?.(done, total);
   }
+  if (total === 0) onProgress?.(0, 0);
   skipped.sort((a, b) => a.line - b.line);
   errors.sort((a, b) => a.line - b.line);
 
@@ -189,6 +211,15 @@ export async function importJsonl(ctx: EngineContext, text: string, scope: strin
     newTurns.map((t) => t.record.id),
     `imported ${newMemories.length} memories and ${newTurns.length} turns from JSONL; skipped ${skipped.length} existing ids; ${errors.length} lines refused`,
   );
-  return { memories: newMemories.length, turns: newTurns.length, skipped, errors };
+  const reembedded = newMemories.filter((m) => fromOtherModel.has(m.record.id)).length;
+  return {
+    memories: newMemories.length,
+    turns: newTurns.length,
+    skipped,
+    errors,
+    imported: total,
+    reembedded,
+    counts: { imported: total, skipped: skipped.length, reembedded, errors: errors.length },
+  };
 }
 

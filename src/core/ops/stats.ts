@@ -7,12 +7,15 @@ export class LatencyWindow {
   private next = 0;
   private total = 0;
   private totalMs = 0;
+  private hitCount = 0;
 
   constructor(private readonly size = 1024) {}
 
-  record(ms: number): void {
+  /** `hit`: the recall returned at least one memory. */
+  record(ms: number, hit = false): void {
     if (!Number.isFinite(ms) || ms < 0) return;
     this.total++;
+    if (hit) this.hitCount++;
     this.totalMs += ms;
     if (this.samples.length < this.size) this.samples.push(ms);
     else this.samples[this.next] = ms;
@@ -32,6 +35,11 @@ export class LatencyWindow {
     return this.total;
   }
 
+  /** Recalls since the engine opened that returned at least one memory. */
+  get hits(): number {
+    return this.hitCount;
+  }
+
   /** Sum of every recall duration since the engine opened (ms). */
   get sumMs(): number {
     return this.totalMs;
@@ -43,6 +51,10 @@ export interface RecallLatency {
   sumMs: number;
   p50Ms: number | null;
   p95Ms: number | null;
+  /** Recalls that returned at least one memory. */
+  hits: number;
+  /** hits / count (0..1, rounded to 4 places); null before the first recall. */
+  hitRate: number | null;
 }
 
 export interface EngineStats {
@@ -77,5 +89,19 @@ export async function scopeStats(ctx: EngineContext, scope: string, latency: Lat
   MEMORY_TYPES.forEach((t, i) => (byType[t] = types[i] ?? 0));
   STATUSES.forEach((s, i) => (byStatus[s] = statuses[i] ?? 0));
   const round = (v: number | null) => (v === null ? null : Math.round(v * 100) / 100);
-  return { scope, total, byLayer, byType, byStatus, recall: { count: latency.count, sumMs: round(latency.sumMs) ?? 0, p50Ms: round(latency.quantile(0.5)), p95Ms: round(latency.quantile(0.95)) } };
+  return {
+    scope,
+    total,
+    byLayer,
+    byType,
+    byStatus,
+    recall: {
+      count: latency.count,
+      sumMs: round(latency.sumMs) ?? 0,
+      p50Ms: round(latency.quantile(0.5)),
+      p95Ms: round(latency.quantile(0.95)),
+      hits: latency.hits,
+      hitRate: latency.count === 0 ? null : Math.round((latency.hits / latency.count) * 10000) / 10000,
+    },
+  };
 }

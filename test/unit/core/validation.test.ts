@@ -91,4 +91,14 @@ describe("engine input validation", () => {
     assert.equal(json.field, "confidence");
     assert.match(json.message, /confidence/);
   });
+
+  it("a day that does not exist is refused, and a whole-body error names the body once", async () => {
+    const { engine } = await makeEngine();
+    const err = (await rejection(engine.write({ content: "Freeze until the end of February.", validUntil: "2026-02-30" }))) as HindsightError;
+    assert.equal(err.field, "validUntil");
+    assert.equal((await engine.write({ content: "Leap day freeze.", validUntil: "2028-02-29" })).action, "added");
+    const whole = (await rejection(engine.write([1, 2] as unknown as WriteInput))) as HindsightError;
+    assert.equal(whole.field, "write");
+    assert.doesNotMatch(whole.message, /write: write:/);
+  });
 });

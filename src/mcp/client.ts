@@ -1,0 +1,26 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+
+/** A minimal MCP client over streamable HTTP for tools that drive a hindsight server (benchmarks). */
+export interface McpToolClient {
+  /** Calls a tool; a tool error becomes a thrown Error with the tool's text. */
+  call(name: string, args: Record<string, unknown>): Promise<void>;
+  close(): Promise<void>;
+}
+
+function toolText(result: unknown): string {
+  const content = (result as { content?: Array<{ type: string; text?: string }> }).content ?? [];
+  return content.map((c) => c.text ?? "").join(" ");
+}
+
+export async function connectMcpHttp(serverUrl: string, token: string, clientName = "hindsight-client"): Promise<McpToolClient> {
+  const client = new Client({ name: clientName, version: "0.1.0" });
+  await client.connect(new StreamableHTTPClientTransport(new URL("/mcp", serverUrl), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+  return {
+    call: async (name, args) => {
+      const r = await client.callTool({ name, arguments: args });
+      if (r.isError) throw new Error(`${name} failed: ${toolText(r)}`);
+    },
+    close: () => client.close(),
+  };
+}
