@@ -285,7 +285,7 @@ export class MemoryEngine {
   }
 
   /** Memories of a scope; by default the active ones still valid now (expired ones are kept but not listed). */
-  async list(input: ListInput & { includeExpired?: boolean } = {}): Promise<MemoryRecord[]> {
+  async list(input: ListInput = {}): Promise<MemoryRecord[]> {
     const p = parseInput(ListInputSchema, input, "list");
     const ctx = this.context();
     const filter = {
@@ -293,7 +293,7 @@ export class MemoryEngine {
       statuses: p.statuses ?? (["active"] as const).slice(),
       ...(p.types ? { types: p.types } : {}),
       ...(p.layers ? { layers: p.layers } : {}),
-      ...(input.includeExpired ? {} : { validAt: ctx.clock.now() }),
+      ...(p.includeExpired ? {} : { validAt: ctx.clock.now() }),
     };
     const all = await ctx.store.listMemories(filter, { limit: p.limit ?? 1000, offset: p.offset ?? 0 });
     if (!p.text) return all;

@@ -6,7 +6,9 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown, what:
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
-  const field = issue && issue.path.length > 0 ? issue.path.map(String).join(".") : what;
+  const unknownKey = issue?.code === "unrecognized_keys" ? issue.keys[0] : undefined;
+  const path = issue ? [...issue.path.map(String), ...(unknownKey !== undefined ? [unknownKey] : [])] : [];
+  const field = path.length > 0 ? path.join(".") : what;
   const message = !issue ? `${what}: invalid input` : field === what ? `${what}: ${issue.message}` : `${what}: ${field}: ${issue.message}`;
   throw new HindsightError("INVALID_INPUT", message, { field });
 }

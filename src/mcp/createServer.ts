@@ -36,7 +36,7 @@ export function createMcpServer(engine: MemoryEngine, options: McpServerOptions 
   for (const def of MEMORY_TOOLS) {
     server.registerTool(
       def.name,
-      { title: def.title, description: def.description, inputSchema: def.inputSchema, outputSchema: def.outputSchema, annotations: { title: def.title, ...def.annotations } },
+      { title: def.title, description: def.description, inputSchema: z.object(def.inputSchema).strict(), outputSchema: def.outputSchema, annotations: { title: def.title, ...def.annotations } },
       (args: unknown) => callTool(def, engine, args),
     );
   }

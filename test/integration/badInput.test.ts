@@ -273,14 +273,17 @@ describe("integration: malformed calls over HTTP (REST and MCP) get clear errors
     }
   });
 
-  it("tolerated, not refused: unknown fields are ignored (REST and MCP) and never stored", async () => {
-    const r = await http(base, "POST", M, { token: TOKEN, body: { content: "The ledger service is written in Kotlin.", type: "fact", colour: "blue", __proto__: { admin: true } } });
-    assert.equal(r.status, 201, r.text);
-    assert.equal(r.json.memory.colour, undefined);
+  it("unknown fields are refused with the field named (REST and MCP), and nothing is stored", async () => {
+    const before = (await http(base, "GET", "/api/v1/stats", { token: TOKEN })).json;
+    const r = await http(base, "POST", M, { token: TOKEN, body: { content: "The ledger service is written in Kotlin.", type: "fact", colour: "blue" } });
+    assert.equal(r.status, 400, r.text);
+    assert.equal(r.json.error.code, "INVALID_INPUT");
+    assert.equal(r.json.error.field, "colour");
     const m = await client.callTool({ name: "memory_write", arguments: { content: "The search service is written in Rust.", type: "fact", priority: "high" } });
-    assert.equal(m.isError, undefined, toolText(m));
-    const got = await http(base, "GET", `${M}/${(m.structuredContent as { id: string }).id}`, { token: TOKEN });
-    assert.equal(got.json.memory.priority, undefined);
+    assert.equal(m.isError, true);
+    assert.match(toolText(m), /priority/);
+    const after = (await http(base, "GET", "/api/v1/stats", { token: TOKEN })).json;
+    assert.deepEqual(after.counts ?? after, before.counts ?? before);
   });
 
   it("after all of them the server still serves a normal recall (REST and MCP) and a write", async () => {

@@ -44,7 +44,7 @@ export const WriteInputSchema = z.object({
   sessionId: z.string().max(200).optional(),
   pinned: z.boolean().optional(),
   source: SourceSchema.optional(),
-});
+}).strict();
 export type WriteInput = z.input<typeof WriteInputSchema>;
 export type WriteParams = z.output<typeof WriteInputSchema>;
 
@@ -58,7 +58,7 @@ export const IngestInputSchema = z.object({
   sessionId: z.string().max(200).optional(),
   scope: ScopeSchema.optional(),
   ref: z.string().max(200).optional(),
-});
+}).strict();
 export type IngestInput = z.input<typeof IngestInputSchema>;
 export type IngestParams = z.output<typeof IngestInputSchema>;
 
@@ -74,7 +74,7 @@ export const RecallInputSchema = z.object({
   sessionId: z.string().max(200).optional(),
   /** Set false to skip the L0 fallback (benchmarks of distilled memory only). */
   fallback: z.boolean().optional(),
-});
+}).strict();
 export type RecallInput = z.input<typeof RecallInputSchema>;
 export type RecallParams = z.output<typeof RecallInputSchema>;
 
@@ -86,6 +86,7 @@ export const ForgetInputSchema = z
     match: z.array(z.string().trim().min(1).max(200)).min(1).max(LIMITS.matchTerms).optional(),
     scope: ScopeSchema.optional(),
   })
+  .strict()
   .refine((f) => f.id !== undefined || f.ids !== undefined || f.query !== undefined || f.match !== undefined, {
     message: "give one of id, ids, query or match",
     path: ["query"],
@@ -101,7 +102,9 @@ export const ListInputSchema = z.object({
   text: z.string().max(LIMITS.queryChars).optional(),
   limit: z.number().int().min(1).max(10000).optional(),
   offset: z.number().int().min(0).optional(),
-});
+  /** Include memories whose valid_until has passed (kept, not recalled). */
+  includeExpired: z.boolean().optional(),
+}).strict();
 export type ListInput = z.input<typeof ListInputSchema>;
 export type ListParams = z.output<typeof ListInputSchema>;
 
@@ -116,6 +119,7 @@ export const SummarizeInputSchema = z
     /** File the summary as a compression proposal for review instead of only returning it. */
     propose: z.boolean().optional(),
   })
+  .strict()
   .refine((s) => s.since === undefined || s.until === undefined || s.since <= s.until, { message: "since must not be after until", path: ["since"] });
 export type SummarizeInput = z.input<typeof SummarizeInputSchema>;
 export type SummarizeParams = z.output<typeof SummarizeInputSchema>;
