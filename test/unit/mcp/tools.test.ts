@@ -238,7 +238,7 @@ describe("mcp: tools over an in-memory transport", () => {
     const order = await c.call("memory_summarize", { topic: "x", since: "2026-03-10", until: "2026-03-01" });
     assert.match(text(order), /^INVALID_INPUT: .*since must not be after until/);
     const validUntil = await c.call("memory_write", { content: "Something true for a while.", valid_until: "soon" });
-    assert.match(text(validUntil), /^INVALID_INPUT: write: validUntil: /);
+    assert.match(text(validUntil), /^INVALID_INPUT: write: valid_until: /);
   });
 
   it("an engine that is closed answers STORE_CLOSED as a tool error", async () => {
