@@ -313,5 +313,40 @@ describe("integration: hindsight serve over HTTP (in-memory store, fake embedder
         await client.close();
       }
     });
+
+    it("drives every tool, the profile resource and the prompt over HTTP", async () => {
+      const { base } = await serve();
+      const client = new Client({ name: "test", version: "1.0.0" });
+      const transport = new StreamableHTTPClientTransport(new URL("/mcp", base), { requestInit: { headers: { authorization: `Bearer ${TOKEN}` } } });
+      await client.connect(transport);
+      const call = async (name: string, args: Record<string, unknown>) => {
+        const r = await client.callTool({ name, arguments: args });
+        assert.ok(!r.isError, `${name}: ${JSON.stringify(r.content)}`);
+        return r.structuredContent as Record<string, unknown>;
+      };
+      try {
+        const names = (await client.listTools()).tools.map((t) => t.name).sort();
+        assert.deepEqual(names, ["memory_forget", "memory_ingest", "memory_recall", "memory_summarize", "memory_write"]);
+        const written = await call("memory_write", { content: "Never push directly to the main branch.", type: "constraint", confidence: 0.9 });
+        assert.equal(written.action, "added");
+        const ingested = await call("memory_ingest", { user: "I prefer squash merges for pull requests.", session_id: "s1" });
+        assert.equal(typeof ingested.turnId, "string");
+        const recalled = await call("memory_recall", { query: "Can I push to main?", k: 3 });
+        assert.match(String((recalled.memories as Array<{ content: string }>)[0]?.content), /push directly to the main branch/);
+        const summary = await call("memory_summarize", { type: "constraint" });
+        assert.match(String(summary.summary), /main branch/);
+        const profile = await client.readResource({ uri: "memory://profile/project:test" });
+        assert.match(JSON.stringify(profile.contents), /main branch/);
+        const prompt = await client.getPrompt({ name: "use_memory" });
+        assert.match(JSON.stringify(prompt.messages), /memory_recall/);
+        const forgotten = await call("memory_forget", { match: ["push directly"] });
+        assert.equal(forgotten.forgotten, 1);
+        const after = await call("memory_recall", { query: "Can I push to main?", k: 3 });
+        assert.ok(!(after.memories as Array<{ content: string }>).some((m) => m.content.includes("push directly")));
+      } finally {
+        await transport.terminateSession().catch(() => undefined);
+        await client.close();
+      }
+    });
   });
 });
