@@ -1,28 +1,16 @@
 import { strict as assert } from "node:assert";
-import { execFileSync, spawn } from "node:child_process";
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
+import { CLI, childEnv, ensureBundle } from "../helpers/cliProcess.js";
 
-const ROOT = resolve(__dirname, "../../..");
-const CLI = join(ROOT, "bin", "hindsight.js");
-const BUNDLE = join(ROOT, "dist", "cli.js");
-const MODEL_DIR = resolve(ROOT, "..", "shared", "models");
 
 interface Run {
   code: number | null;
   stdout: string;
   stderr: string;
-}
-
-function newestMtime(dir: string): number {
-  let newest = 0;
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, e.name);
-    newest = Math.max(newest, e.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
-  }
-  return newest;
 }
 
 /** stderr without LanceDB's own deprecation warnings. */
@@ -39,9 +27,7 @@ describe("integration: the hindsight CLI", function () {
   let work: string;
 
   function cli(args: string[]): Promise<Run> {
-    const env: NodeJS.ProcessEnv = { ...process.env, HINDSIGHT_HOME: home, HINDSIGHT_MODEL_DIR: MODEL_DIR };
-    delete env.HINDSIGHT_MODEL;
-    delete env.HINDSIGHT_ALLOW_DOWNLOAD;
+    const env = childEnv(home);
     return new Promise((resolvePromise, reject) => {
       const child = spawn(process.execPath, [CLI, ...args], { cwd: work, env, stdio: ["ignore", "pipe", "pipe"] });
       let stdout = "";
@@ -54,11 +40,8 @@ describe("integration: the hindsight CLI", function () {
   }
 
   before(function () {
-    if (!existsSync(BUNDLE) || statSync(BUNDLE).mtimeMs < newestMtime(join(ROOT, "src"))) {
-      this.timeout(120_000);
-      execFileSync(process.execPath, [join(ROOT, "esbuild.js")], { cwd: ROOT, stdio: "inherit" });
-    }
-    assert.ok(existsSync(BUNDLE), "dist/cli.js was not built");
+    this.timeout(120_000);
+    ensureBundle();
   });
 
   beforeEach(async () => {

@@ -1,36 +1,14 @@
 import { strict as assert } from "node:assert";
-import { execFileSync, spawn } from "node:child_process";
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { CLI, childEnv, ensureBundle } from "../helpers/cliProcess.js";
 
-const ROOT = resolve(__dirname, "../../..");
-const CLI = join(ROOT, "bin", "hindsight.js");
-const BUNDLE = join(ROOT, "dist", "cli.js");
-const MODEL_DIR = resolve(ROOT, "..", "shared", "models");
 const SCOPE = "project:t";
-
-function newestMtime(dir: string): number {
-  let newest = 0;
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, e.name);
-    newest = Math.max(newest, e.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
-  }
-  return newest;
-}
-
-function childEnv(home: string): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
-  delete env.HINDSIGHT_MODEL;
-  delete env.HINDSIGHT_ALLOW_DOWNLOAD;
-  delete env.HINDSIGHT_LLM_URL;
-  return { ...env, HINDSIGHT_HOME: home, HINDSIGHT_MODEL_DIR: MODEL_DIR };
-}
 
 function text(r: CallToolResult): string {
   const first = r.content[0];
@@ -53,12 +31,7 @@ describe("integration: hindsight mcp over stdio (real SDK client, real model)", 
   let home: string;
   let work: string;
 
-  before(function () {
-    if (!existsSync(BUNDLE) || statSync(BUNDLE).mtimeMs < newestMtime(join(ROOT, "src"))) {
-      execFileSync(process.execPath, [join(ROOT, "esbuild.js")], { cwd: ROOT, stdio: "inherit" });
-    }
-    assert.ok(existsSync(BUNDLE), "dist/cli.js was not built");
-  });
+  before(() => ensureBundle());
 
   beforeEach(async () => {
     home = await mkdtemp(join(tmpdir(), "hindsight-mcp-home-"));

@@ -1,55 +1,16 @@
 import { strict as assert } from "node:assert";
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { TOKEN_FILE, resolveServerToken } from "../../src/server/token.js";
 import { http } from "../helpers/http.js";
+import { ensureBundle, startServeProcess, type ServeProcess } from "../helpers/cliProcess.js";
 
-const ROOT = resolve(__dirname, "../../..");
-const CLI = join(ROOT, "bin", "hindsight.js");
-const BUNDLE = join(ROOT, "dist", "cli.js");
-const MODEL_DIR = resolve(ROOT, "..", "shared", "models");
-
-function newestMtime(dir: string): number {
-  let newest = 0;
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, e.name);
-    newest = Math.max(newest, e.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
-  }
-  return newest;
-}
-
-interface Served {
-  child: ChildProcess;
-  url: string;
-  stderr: () => string;
-  exited: Promise<number | null>;
-}
-
-/** Spawns `hindsight serve --port 0` and waits for the bound URL on stderr. */
-function serve(home: string, data: string, extraEnv: NodeJS.ProcessEnv = {}): Promise<Served> {
-  const env: NodeJS.ProcessEnv = { ...process.env, HINDSIGHT_HOME: home, HINDSIGHT_MODEL_DIR: MODEL_DIR, ...extraEnv };
-  delete env.HINDSIGHT_MODEL;
-  delete env.HINDSIGHT_ALLOW_DOWNLOAD;
-  if (!("HINDSIGHT_TOKEN" in extraEnv)) delete env.HINDSIGHT_TOKEN;
-  const child = spawn(process.execPath, [CLI, "serve", "--port", "0", "--data", data, "--scope", "project:served"], { cwd: home, env, stdio: ["ignore", "pipe", "pipe"] });
-  let stderr = "";
-  const exited = new Promise<number | null>((r) => child.on("close", (code) => r(code)));
-  return new Promise((resolvePromise, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve did not start: ${stderr}`)), 90_000);
-    child.stderr!.on("data", (d: Buffer) => {
-      stderr += d.toString("utf8");
-      const m = /serving (http:\/\/127\.0\.0\.1:\d+)/.exec(stderr);
-      if (m) {
-        clearTimeout(timer);
-        resolvePromise({ child, url: m[1]!, stderr: () => stderr, exited });
-      }
-    });
-    child.on("error", reject);
-    void exited.then((code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
-  });
+/** Spawns `hindsight serve --port 0` on a data folder and waits for the bound URL on stderr. */
+function serve(home: string, data: string, extraEnv: NodeJS.ProcessEnv = {}): Promise<ServeProcess> {
+  return startServeProcess(home, ["--data", data, "--scope", "project:served"], extraEnv);
 }
 
 describe("integration: `hindsight serve` as a process (LanceDB, real model)", function () {
@@ -57,12 +18,7 @@ describe("integration: `hindsight serve` as a process (LanceDB, real model)", fu
   let home: string;
   const children: ChildProcess[] = [];
 
-  before(function () {
-    if (!existsSync(BUNDLE) || statSync(BUNDLE).mtimeMs < newestMtime(join(ROOT, "src"))) {
-      execFileSync(process.execPath, [join(ROOT, "esbuild.js")], { cwd: ROOT, stdio: "inherit" });
-    }
-    assert.ok(existsSync(BUNDLE), "dist/cli.js was not built");
-  });
+  before(() => ensureBundle());
 
   beforeEach(async () => {
     home = await mkdtemp(join(tmpdir(), "hindsight-serve-"));

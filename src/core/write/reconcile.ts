@@ -77,7 +77,6 @@ export function relate(candidate: Candidate, existing: MemoryRecord, existingVec
   if (subjectsSpecific && !sameSubject(candidate.subject, existing.subject)) return null;
 
   const dedupAt = cjk ? Math.min(config.write.dedupSimilarity, 0.8) : config.write.dedupSimilarity;
-  if (!changed && sim >= dedupAt && sameSubject(candidate.subject, existing.subject)) return { kind: "duplicate", existing };
   if (!changed && sim >= dedupAt) return { kind: "duplicate", existing };
 
   if (candidate.type === "event" || existing.type === "event") return null;
