@@ -67,41 +67,30 @@ describe("LanceStore specifics", function () {
 
   // LanceDB 0.31's full-text search loses a not-yet-indexed row whose text repeats the query term once
   // that row is updated; the store writes distinct tokens into the fts column to stay clear of it.
-  it("full-text search finds a row whose raw text repeats the term after another row was updated", async () => {
-    await withTempDir(async (dir) => {
-      const store = new LanceStore({ dir });
-      await store.open(MODEL);
-      try {
-        const first = memoryRecord({ id: "first", content: "The API gateway listens on port 8443." });
-        await store.putMemories([{ record: first, vector: fakeVector(first.content) }]);
-        const repeated = memoryRecord({ id: "repeated", content: "Retry the webhook; if the retry fails, retry again after a minute." });
-        await store.putMemories([{ record: repeated, vector: fakeVector(repeated.content) }]);
-        await store.updateMemories([{ ...first, accessCount: 3 }]);
-        assert.deepEqual((await store.searchMemoriesByText("retry", {}, 10)).map((h) => h.record.id), ["repeated"]);
-      } finally {
-        await store.close();
-      }
+  const updated: Array<[string, string]> = [
+    ["another row", "first"],
+    ["that row itself", "repeated"],
+  ];
+  for (const [which, updatedId] of updated) {
+    it(`full-text search finds a row whose raw text repeats the term after ${which} was updated`, async () => {
+      await withTempDir(async (dir) => {
+        const store = new LanceStore({ dir });
+        await store.open(MODEL);
+        try {
+          const first = memoryRecord({ id: "first", content: "The API gateway listens on port 8443." });
+          await store.putMemories([{ record: first, vector: fakeVector(first.content) }]);
+          const repeated = memoryRecord({ id: "repeated", content: "Retry the webhook; if the retry fails, retry again after a minute." });
+          await store.putMemories([{ record: repeated, vector: fakeVector(repeated.content) }]);
+          await store.updateMemories([{ ...(updatedId === "first" ? first : repeated), confirmCount: 2 }]);
+          assert.deepEqual((await store.searchMemoriesByText("retry", {}, 10)).map((h) => h.record.id), ["repeated"]);
+          assert.deepEqual((await store.searchMemoriesByText("retry", { statuses: ["active"] }, 10)).map((h) => h.record.id), ["repeated"]);
+          assert.equal((await store.getMemories([updatedId]))[0]!.confirmCount, 2);
+        } finally {
+          await store.close();
+        }
+      });
     });
-  });
-
-  it("full-text search finds a row whose raw text repeats the term after that row itself was updated", async () => {
-    await withTempDir(async (dir) => {
-      const store = new LanceStore({ dir });
-      await store.open(MODEL);
-      try {
-        const first = memoryRecord({ id: "first", content: "The API gateway listens on port 8443." });
-        await store.putMemories([{ record: first, vector: fakeVector(first.content) }]);
-        const repeated = memoryRecord({ id: "repeated", content: "Retry the webhook; if the retry fails, retry again after a minute." });
-        await store.putMemories([{ record: repeated, vector: fakeVector(repeated.content) }]);
-        await store.updateMemories([{ ...repeated, confirmCount: 2 }]);
-        assert.deepEqual((await store.searchMemoriesByText("retry", {}, 10)).map((h) => h.record.id), ["repeated"]);
-        assert.deepEqual((await store.searchMemoriesByText("retry", { statuses: ["active"] }, 10)).map((h) => h.record.id), ["repeated"]);
-        assert.equal((await store.getMemories(["repeated"]))[0]!.confirmCount, 2);
-      } finally {
-        await store.close();
-      }
-    });
-  });
+  }
 
   it("optimize keeps every row searchable", async () => {
     await withTempDir(async (dir) => {
