@@ -1,21 +1,46 @@
-// Bundles the CLI (and later the extension and webview). Native and large runtime packages stay
-// external: they ship in node_modules because their .node binaries cannot be bundled.
+// Bundles the CLI, the VS Code extension and the sidebar webview. Native and large runtime packages
+// stay external: they ship in node_modules because their .node binaries cannot be bundled.
+const { existsSync } = require("node:fs");
 const esbuild = require("esbuild");
 
 const external = ["@lancedb/lancedb", "apache-arrow", "@huggingface/transformers", "onnxruntime-node", "sharp"];
+const production = process.argv.includes("--production");
 
 async function main() {
-  await esbuild.build({
-    entryPoints: { cli: "src/cli/main.ts" },
+  const node = {
     outdir: "dist",
     bundle: true,
     platform: "node",
     format: "cjs",
     target: "node20",
-    sourcemap: true,
-    external,
+    sourcemap: !production,
+    minify: production,
     logLevel: "warning",
-  });
+  };
+  const builds = [
+    esbuild.build({ ...node, entryPoints: { cli: "src/cli/main.ts" }, external }),
+    // The extension is two bundles: a light one for activation and the engine host, required on first use.
+    esbuild.build({ ...node, entryPoints: { extension: "src/extension/extension.ts", engineHost: "src/extension/host/engineHost.ts" }, external: [...external, "vscode"] }),
+  ];
+  if (existsSync("webview-ui/src/main.ts")) {
+    // Codicons' CSS and font go beside the webview bundle (the webview may load only from dist and media).
+    require("./webview-ui/build-assets.js").copyWebviewAssets();
+    builds.push(
+      esbuild.build({
+        entryPoints: { main: "webview-ui/src/main.ts" },
+        outdir: "dist/webview",
+        bundle: true,
+        platform: "browser",
+        format: "esm",
+        target: "es2022",
+        sourcemap: !production,
+        minify: production,
+        loader: { ".css": "css", ".ttf": "file" },
+        logLevel: "warning",
+      }),
+    );
+  }
+  await Promise.all(builds);
 }
 
 main().catch((err) => {

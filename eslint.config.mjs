@@ -99,6 +99,39 @@ export default tseslint.config(
     },
   },
   {
+    // The typed message protocol is shared by the extension and the webview: data shapes only.
+    files: ["src/protocol/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [editor, ...network, ...sideEffects],
+          patterns: [mcpSdk, upward(["core", "stores", "mcp", "extension", "server", "cli", "models", "llm", "eval", "bench", "http"], "src/protocol")],
+        },
+      ],
+    },
+  },
+  {
+    // The webview runs in a browser sandbox and talks to the extension only through src/protocol messages.
+    files: ["webview-ui/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [editor, ...network, ...sideEffects],
+          patterns: [mcpSdk, upward(["core", "stores", "mcp", "extension", "server", "cli", "models", "llm", "eval", "bench", "http"], "webview-ui")],
+        },
+      ],
+    },
+  },
+  {
+    // The extension wires things together but reaches the engine's protocol only through src/mcp and src/http (never the SDK directly).
+    files: ["src/extension/**/*.ts"],
+    rules: {
+      "no-restricted-imports": ["error", { patterns: [mcpSdk] }],
+    },
+  },
+  {
     files: ["test/**/*.ts"],
     rules: { "@typescript-eslint/no-non-null-assertion": "off" },
   },

@@ -1,5 +1,6 @@
 import { HindsightError } from "../core/errors.js";
 import { benchCommand } from "./commands/benchCommand.js";
+import { benchTeamCommand } from "./commands/benchTeamCommand.js";
 import { evalCommand } from "./commands/evalCommand.js";
 import { exportCommand, importCommand } from "./commands/exportCommand.js";
 import { mcpCommand } from "./commands/mcpCommand.js";
@@ -7,12 +8,17 @@ import { forgetCommand, listCommand, recallCommand, rememberCommand } from "./co
 import { reembedCommand } from "./commands/reembedCommand.js";
 import { reviewCommand, summarizeCommand } from "./commands/reviewCommands.js";
 import { serveCommand } from "./commands/serveCommand.js";
+import { tokenCommand } from "./commands/tokenCommand.js";
 
 const USAGE = `hindsight — memory for coding agents
 
   hindsight mcp [--scope S] [--data DIR]          (MCP server on stdio: JSON-RPC on stdout, logs on stderr)
   hindsight serve [--host 127.0.0.1] [--port 8765] [--data DIR] [--token T] [--rate N] [--burst N] [--allowed-host H:P ...]
-                                                  (REST /api/v1, MCP /mcp, /healthz, /metrics over HTTP; bearer token)
+                  [--store lancedb|qdrant] [--qdrant-url URL] [--qdrant-prefix P] [--tokens FILE]
+                                                  (REST /api/v1, MCP /mcp, /healthz, /metrics over HTTP; bearer token,
+                                                   or the scoped tokens of a tokens file for a team)
+  hindsight token create --id ID [--scopes read,write,admin] --projects project:a,team:b|* [--rate N] [--burst N] [--note T] [--tokens FILE] [--json]
+  hindsight token list [--tokens FILE] [--json]  |  hindsight token revoke ID [--tokens FILE]
   hindsight export [--scope S] [--out FILE]       (JSONL: memories and L0 turns, no vectors)
   hindsight import FILE [--scope S] [--json]
   hindsight remember TEXT [--type T] [--subject S] [--confidence C] [--valid-until ISO] [--scope S]
@@ -26,10 +32,13 @@ const USAGE = `hindsight — memory for coding agents
   hindsight bench locomo FILE [--k 5,10] [--conversations N] [--json]
   hindsight bench perf [--n 1000,10000,100000] [--json]
   hindsight bench serve [--n 10000] [--json]
+  hindsight bench team [--clients 4] [--seconds 120] [--store lancedb|qdrant] [--qdrant-url URL] [--json]
 
 Environment: HINDSIGHT_HOME (data folder), HINDSIGHT_MODEL_DIR (local models),
 HINDSIGHT_MODEL (embedding model id), HINDSIGHT_ALLOW_DOWNLOAD=1 (fetch models from the hub),
-HINDSIGHT_TOKEN (serve's bearer token; default: generated once into the data folder).
+HINDSIGHT_TOKEN (serve's bearer token; default: generated once into the data folder),
+HINDSIGHT_TOKENS (the tokens file of serve and token; default: tokens.json in the data folder for token),
+HINDSIGHT_STORE, HINDSIGHT_QDRANT_URL, QDRANT_API_KEY, HINDSIGHT_SCOPE, HINDSIGHT_HOST, HINDSIGHT_PORT (serve, for containers).
 Scope defaults to the current git repository (project:<remote>) or folder.`;
 
 const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
@@ -42,8 +51,10 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   summarize: summarizeCommand,
   review: reviewCommand,
   eval: evalCommand,
-  bench: benchCommand,
+  // `bench team` needs the server and the tokens file, so its glue lives beside the serve command.
+  bench: (argv) => (argv[0] === "team" ? benchTeamCommand(argv.slice(1)) : benchCommand(argv)),
   serve: serveCommand,
+  token: tokenCommand,
   export: exportCommand,
   import: importCommand,
 };

@@ -20,8 +20,9 @@ import {
   type SummarizeInput,
   type WriteInput,
 } from "./model/inputs.js";
-import { ScopeSchema, type AuditEntry, type MemoryRecord } from "./model/memory.js";
+import { ScopeSchema, type AuditEntry, type MemoryRecord, type TurnRecord } from "./model/memory.js";
 import { listConflicts, type ConflictPair } from "./ops/conflicts.js";
+import { resolveConflict, type ConflictKeep, type ResolveConflictResult } from "./ops/resolveConflict.js";
 import { editMemory, parseEditPatch, pinMemory, type EditPatch, type EditResult } from "./ops/edit.js";
 import { exportJsonl, importJsonl, type ImportProgress, type ImportResult } from "./ops/jsonl.js";
 import { deleteQuarantined, listQuarantined, releaseQuarantined } from "./ops/quarantine.js";
@@ -50,6 +51,18 @@ export interface EngineDeps {
   timer?: () => number;
 }
 
+/** A memory another one points to, and how (see MemoryEngine.explain). */
+export interface MemoryLink {
+  relation: "supersedes" | "superseded_by" | "compressed_into" | "compressed_from" | "conflicts_with";
+  memory: MemoryRecord;
+}
+
+export interface MemoryExplanation {
+  memory: MemoryRecord;
+  turns: TurnRecord[];
+  links: MemoryLink[];
+}
+
 /** Per-call options of mutating operations. */
 export interface CallOptions {
   /** Who asks (e.g. "token:1a2b3c4d5e6f"), recorded in the audit log instead of the configured actor. */
@@ -61,9 +74,8 @@ export interface CallOptions {
  * CLI). Construct, `open()`, then write / ingest / recall / forget / list.
  */
 export class MemoryEngine {
-  readonly config: EngineConfig;
-  /** Shared with every actingAs() view of this engine. */
-  private readonly state: { ctx: EngineContext | null; access: AccessTracker | null } = { ctx: null, access: null };
+  /** Shared with every actingAs() view of this engine (reconfigure() reaches them all). */
+  private readonly state: { ctx: EngineContext | null; access: AccessTracker | null; config: EngineConfig; llm: LlmClient | null };
   /** The audit actor of this view (undefined: the configured actor). */
   private readonly viewActor: string | undefined = undefined;
   /** Mutations run one at a time: a dedup or supersede decision reads the store and must see every earlier write. */
@@ -74,7 +86,33 @@ export class MemoryEngine {
     private readonly deps: EngineDeps,
     config: EngineConfigInput = {},
   ) {
-    this.config = resolveConfig(config);
+    this.state = { ctx: null, access: null, config: resolveConfig(config), llm: deps.llm ?? null };
+  }
+
+  get config(): EngineConfig {
+    return this.state.config;
+  }
+
+  /**
+   * Replaces the configuration while the engine runs (settings changed in an editor): the input is
+   * validated like the constructor's, and the next call of every view sees it; calls in flight keep the old one.
+   */
+  reconfigure(config: EngineConfigInput): EngineConfig {
+    const next = resolveConfig(config);
+    this.state.config = next;
+    if (this.state.ctx) this.state.ctx = { ...this.state.ctx, config: next };
+    return next;
+  }
+
+  /** Swaps the LLM used for extraction, conflict checks and summaries (null: the offline rules). */
+  setLlm(llm: LlmClient | null): void {
+    this.state.llm = llm;
+    if (this.state.ctx) this.state.ctx = { ...this.state.ctx, llm };
+  }
+
+  /** The LLM in use, if any. */
+  get llm(): LlmClient | null {
+    return this.state.llm;
   }
 
   /** Loads the embedding model's identity and opens the store for it (refuses a store of another model). */
@@ -87,10 +125,10 @@ export class MemoryEngine {
       embedder: this.deps.embedder,
       clock: this.deps.clock,
       logger: this.deps.logger ?? silentLogger,
-      config: this.config,
+      config: this.state.config,
       model,
       reranker: this.deps.reranker ?? null,
-      llm: this.deps.llm ?? null,
+      llm: this.state.llm,
       newId: this.deps.newId ?? (() => globalThis.crypto.randomUUID()),
       lastMessage: new Map(),
     };
@@ -236,6 +274,14 @@ export class MemoryEngine {
     return listConflicts(this.context(), this.scopeOf(scope === undefined ? undefined : parseInput(ScopeSchema, scope, "scope")));
   }
 
+  /** Settles a reported conflict: keep side a, side b (the other is superseded), or both (unlinked). */
+  async resolveConflict(a: string, b: string, keep: ConflictKeep, options: CallOptions = {}): Promise<ResolveConflictResult> {
+    const aId = parseInput(IdSchema, a, "a");
+    const bId = parseInput(IdSchema, b, "b");
+    const k = parseInput(z.enum(["a", "b", "both"]), keep, "keep");
+    return this.mutations.run(() => resolveConflict(this.context(options), aId, bId, k));
+  }
+
   /** Counts per layer, type and status of a scope, and this engine's recall latency (p50 / p95) and hit rate. */
   async stats(scope?: string): Promise<EngineStats> {
     return scopeStats(this.context(), this.scopeOf(scope === undefined ? undefined : parseInput(ScopeSchema, scope, "scope")), this.recallLatency);
@@ -284,8 +330,23 @@ export class MemoryEngine {
     return this.deps.embedder;
   }
 
-  /** Memories of a scope; by default the active ones still valid now (expired ones are kept but not listed). */
+  /**
+   * Memories of a scope, newest first; by default the active ones still valid now (expired ones are
+   * kept but not listed). `text` matches content or subject (case-insensitive) before the page is cut.
+   */
   async list(input: ListInput = {}): Promise<MemoryRecord[]> {
+    return (await this.listMatching(input, false)).memories;
+  }
+
+  /**
+   * A page of list() and how many memories match in all (paging UIs: the sidebar). `countOnly`: no
+   * memories, only the total (without `text` the store counts them without reading any).
+   */
+  async listPage(input: ListInput = {}, options: { countOnly?: boolean } = {}): Promise<{ memories: MemoryRecord[]; total: number }> {
+    return this.listMatching(input, true, options.countOnly === true);
+  }
+
+  private async listMatching(input: ListInput, withTotal: boolean, countOnly = false): Promise<{ memories: MemoryRecord[]; total: number }> {
     const p = parseInput(ListInputSchema, input, "list");
     const ctx = this.context();
     const filter = {
@@ -295,10 +356,15 @@ export class MemoryEngine {
       ...(p.layers ? { layers: p.layers } : {}),
       ...(p.includeExpired ? {} : { validAt: ctx.clock.now() }),
     };
-    const all = await ctx.store.listMemories(filter, { limit: p.limit ?? 1000, offset: p.offset ?? 0 });
-    if (!p.text) return all;
+    const page = { limit: p.limit ?? 1000, offset: p.offset ?? 0 };
+    if (!p.text && countOnly) return { memories: [], total: await ctx.store.countMemories(filter) };
+    if (!p.text) {
+      const [memories, total] = await Promise.all([ctx.store.listMemories(filter, page), withTotal ? ctx.store.countMemories(filter) : Promise.resolve(-1)]);
+      return { memories, total };
+    }
     const needle = p.text.toLowerCase();
-    return all.filter((m) => m.content.toLowerCase().includes(needle));
+    const matching = (await ctx.store.listMemories(filter)).filter((m) => m.content.toLowerCase().includes(needle) || m.subject.toLowerCase().includes(needle));
+    return { memories: matching.slice(page.offset, page.offset + page.limit), total: matching.length };
   }
 
   async count(scope?: string): Promise<number> {
@@ -310,6 +376,35 @@ export class MemoryEngine {
     const [m] = await this.context().store.getMemories([id]);
     if (!m) throw new HindsightError("NOT_FOUND", `no memory with id ${id}`, { field: "id" });
     return m;
+  }
+
+  /**
+   * What explains a memory: the L0 turns it came from (those still kept, oldest first) and the
+   * memories its supersede, compression and conflict links point to (those still stored).
+   */
+  async explain(id: string): Promise<MemoryExplanation> {
+    const memory = await this.get(parseInput(IdSchema, id, "id"));
+    const ctx = this.context();
+    const wanted: Array<{ relation: MemoryLink["relation"]; id: string }> = [
+      ...memory.supersedes.map((x) => ({ relation: "supersedes" as const, id: x })),
+      ...(memory.supersededBy ? [{ relation: "superseded_by" as const, id: memory.supersededBy }] : []),
+      ...(memory.compressedInto ? [{ relation: "compressed_into" as const, id: memory.compressedInto }] : []),
+      ...memory.conflictsWith.map((x) => ({ relation: "conflicts_with" as const, id: x })),
+    ];
+    // A summary memory does not link back to its originals; the approved proposal that made it does.
+    const made = (await ctx.store.listProposals({ scope: memory.scope, statuses: ["approved"] })).find((p) => p.summaryId === memory.id);
+    for (const source of made?.sourceIds ?? []) wanted.push({ relation: "compressed_from", id: source });
+    const ids = [...new Set(wanted.map((w) => w.id).filter((x) => x !== memory.id))];
+    const [turns, linked] = await Promise.all([
+      memory.sourceTurns.length > 0 ? ctx.store.getTurns(memory.sourceTurns) : Promise.resolve([]),
+      ids.length > 0 ? ctx.store.getMemories(ids) : Promise.resolve([]),
+    ]);
+    const byId = new Map(linked.map((m) => [m.id, m]));
+    const links = wanted.flatMap((w) => {
+      const m = byId.get(w.id);
+      return m ? [{ relation: w.relation, memory: m }] : [];
+    });
+    return { memory, turns: [...turns].sort((a, b) => a.at - b.at), links };
   }
 
   async auditLog(options: { scope?: string; limit?: number; offset?: number } = {}): Promise<AuditEntry[]> {

@@ -1,17 +1,20 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { MemoryEngine } from "../core/engine.js";
 import type { Logger } from "../core/ports.js";
-import type { BearerAuth } from "./auth.js";
+import { grantKey, isFullGrant, type Grant } from "./access/grant.js";
+import { scopedEngine } from "./access/scopedEngine.js";
+import type { Authenticator } from "./auth.js";
 import { HttpError, errorAnswer } from "./errors.js";
 import type { HostCheck } from "./hostCheck.js";
 import { readJson, readText, sendJson, sendText } from "./io.js";
 import type { HttpMetrics } from "./metrics.js";
 import type { TokenBucketLimiter } from "./rateLimit.js";
-import { Router, type EvalRunner, type Reply, type RequestContext } from "./router.js";
+import { Router, type EvalRunner, type Reply, type RequestContext, type Route } from "./router.js";
 import { auditRoutes } from "./routes/audit.js";
 import { conflictRoutes } from "./routes/conflicts.js";
 import { evalRoutes } from "./routes/eval.js";
 import { memoryRoutes } from "./routes/memories.js";
+import { profileRoutes } from "./routes/profile.js";
 import { proposalRoutes } from "./routes/proposals.js";
 import { quarantineRoutes } from "./routes/quarantine.js";
 import { recallRoutes } from "./routes/recall.js";
@@ -22,15 +25,21 @@ export const API_PREFIX = "/api/v1";
 export const MCP_PATH = "/mcp";
 const JSON_LIMIT_BYTES = 1024 * 1024;
 
-/** Serves /mcp once authenticated and within the rate limit (the body is left unread for the transport). */
-export type McpHandler = (req: IncomingMessage, res: ServerResponse, caller: { tokenId: string }) => Promise<void>;
+/**
+ * Serves /mcp once authenticated and within the rate limit (the body is left unread for the transport).
+ * `engine` is the caller's view of the engine (audited as the token; checked by its grant unless it may do
+ * everything); `grantKey` changes when the token's grant does, so a session never outlives its grant.
+ */
+export type McpHandler = (req: IncomingMessage, res: ServerResponse, caller: { tokenId: string; engine?: MemoryEngine; grantKey?: string }) => Promise<void>;
 
 export interface HttpAppOptions {
   engine: MemoryEngine;
-  auth: BearerAuth;
+  auth: Authenticator;
   hostCheck: HostCheck;
   /** null: no rate limit. */
   limiter: TokenBucketLimiter | null;
+  /** Applies a token's own limits (a token file's rate/burst) when the server has no limiter of its own. */
+  tokenLimiter?: TokenBucketLimiter;
   metrics: HttpMetrics;
   mcp: McpHandler;
   logger?: Logger;
@@ -38,13 +47,36 @@ export interface HttpAppOptions {
   evaluate?: EvalRunner;
 }
 
+/** POST /eval spends the server's CPU on scratch stores: admin only, checked before the body is even parsed. */
+function evalFor(evaluate: EvalRunner, grant: Grant): EvalRunner {
+  if (grant.permissions.has("admin")) return evaluate;
+  return async () => {
+    throw new HttpError(403, "PERMISSION_DENIED", `token ${grant.id} lacks the admin permission POST /eval needs`);
+  };
+}
+
+/** Every REST route under /api/v1 (the isolation tests walk this list, so a new route cannot be missed). */
+export const API_ROUTES: readonly Route[] = [
+  ...memoryRoutes,
+  ...recallRoutes,
+  ...conflictRoutes,
+  ...proposalRoutes,
+  ...quarantineRoutes,
+  ...evalRoutes,
+  ...auditRoutes,
+  ...statsRoutes,
+  ...transferRoutes,
+  ...profileRoutes,
+];
+
 export function apiRouter(): Router {
-  return new Router(API_PREFIX, [...memoryRoutes, ...recallRoutes, ...conflictRoutes, ...proposalRoutes, ...quarantineRoutes, ...evalRoutes, ...auditRoutes, ...statsRoutes, ...transferRoutes]);
+  return new Router(API_PREFIX, [...API_ROUTES]);
 }
 
 /**
  * The request pipeline: Host check (403) → /healthz (open) → bearer token (401) → per-token rate
- * limit (429) → /mcp, /metrics or the REST route table. Every error is JSON {error: {code, message, field?}}.
+ * limit (429) → /mcp, /metrics or the REST route table, each on the engine as the token may use it
+ * (src/http/access: 403 PERMISSION_DENIED or PROJECT_FORBIDDEN). Every error is JSON {error: {code, message, field?}}.
  */
 export function createHttpHandler(options: HttpAppOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const router = apiRouter();
@@ -66,29 +98,35 @@ export function createHttpHandler(options: HttpAppOptions): (req: IncomingMessag
       return;
     }
 
-    const tokenId = auth.authenticate(req.headers.authorization);
-    if (tokenId === null) {
+    const grant = await auth.identify(req.headers.authorization);
+    if (grant === null) {
       metrics.countAuthFailure();
       const message = req.headers.authorization === undefined ? "a bearer token is required (Authorization: Bearer <token>)" : "the bearer token is not valid";
       throw new HttpError(401, "UNAUTHORIZED", message, { headers: { "www-authenticate": 'Bearer realm="hindsight"' } });
     }
-    if (limiter) {
-      const decision = limiter.take(tokenId);
+    const tokenId = grant.id;
+    const bucket = grant.limit ? (grant.limit.rate > 0 ? (limiter ?? options.tokenLimiter ?? null) : null) : limiter;
+    if (bucket) {
+      const decision = bucket.take(tokenId, 1, grant.limit);
       if (!decision.allowed) {
         metrics.countRateLimited();
         throw new HttpError(429, "RATE_LIMITED", `too many requests: retry in ${decision.retryAfterSeconds} s`, { headers: { "retry-after": String(decision.retryAfterSeconds) } });
       }
     }
+    const full = isFullGrant(grant);
+    // A token that may do everything calls the engine itself (its mutations carry `call.actor`), as before grants existed.
+    const callerEngine = full ? engine : scopedEngine(engine, grant);
 
     if (path === MCP_PATH) {
       setLabel(MCP_PATH);
-      await options.mcp(req, res, { tokenId });
+      await options.mcp(req, res, { tokenId, engine: scopedEngine(engine, grant), grantKey: grantKey(grant) });
       return;
     }
     if (path === "/metrics") {
       setLabel("/metrics");
       if (method !== "GET") throw new HttpError(405, "METHOD_NOT_ALLOWED", `${method} is not allowed here (allowed: GET)`, { headers: { allow: "GET" } });
-      sendText(res, 200, metrics.render(await engine.stats()), "text/plain; version=0.0.4; charset=utf-8");
+      if (!grant.permissions.has("admin")) throw new HttpError(403, "PERMISSION_DENIED", `token ${tokenId} lacks the admin permission /metrics needs`);
+      sendText(res, 200, metrics.render(await callerEngine.stats(full ? undefined : callerEngine.config.defaultScope)), "text/plain; version=0.0.4; charset=utf-8");
       return;
     }
 
@@ -96,13 +134,13 @@ export function createHttpHandler(options: HttpAppOptions): (req: IncomingMessag
     if (!matched) throw new HttpError(404, "NOT_FOUND", `no route for ${method} ${path}`);
     setLabel(matched.label);
     const ctx: RequestContext = {
-      engine,
+      engine: callerEngine,
       params: matched.params,
       query: url.searchParams,
       tokenId,
       call: { actor: `token:${tokenId}` },
       req,
-      evaluate: options.evaluate ?? null,
+      evaluate: options.evaluate ? evalFor(options.evaluate, grant) : null,
       json: () => readJson(req, JSON_LIMIT_BYTES),
       text: (limit = JSON_LIMIT_BYTES) => readText(req, limit),
     };

@@ -4,6 +4,10 @@ import { HindsightError } from "../core/errors.js";
 export type HttpErrorCode =
   | "UNAUTHORIZED"
   | "FORBIDDEN"
+  /** The token may not use this project (scope). */
+  | "PROJECT_FORBIDDEN"
+  /** The token lacks the permission (read, write, admin) the call needs. */
+  | "PERMISSION_DENIED"
   | "RATE_LIMITED"
   | "METHOD_NOT_ALLOWED"
   | "PAYLOAD_TOO_LARGE"

@@ -29,27 +29,30 @@ export class TokenBucketLimiter {
     this.maxKeys = options.maxKeys ?? 10_000;
   }
 
-  take(key: string, cost = 1): RateDecision {
+  /** `limits`: this key's own rate and burst instead of the limiter's (a token file can give each token its own). */
+  take(key: string, cost = 1, limits?: { rate: number; burst: number }): RateDecision {
+    const rate = limits?.rate ?? this.options.rate;
+    const burst = limits?.burst ?? this.options.burst;
     const now = this.now();
-    const bucket = this.refill(key, now);
+    const bucket = this.refill(key, now, rate, burst);
     if (bucket.tokens >= cost) {
       bucket.tokens -= cost;
       return { allowed: true, remaining: Math.floor(bucket.tokens) };
     }
-    const waitSeconds = (cost - bucket.tokens) / this.options.rate;
+    const waitSeconds = (cost - bucket.tokens) / rate;
     return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(waitSeconds)) };
   }
 
-  private refill(key: string, now: number): Bucket {
+  private refill(key: string, now: number, rate: number, burst: number): Bucket {
     let bucket = this.buckets.get(key);
     if (!bucket) {
       if (this.buckets.size >= this.maxKeys) this.evictIdle(now);
-      bucket = { tokens: this.options.burst, at: now };
+      bucket = { tokens: burst, at: now };
       this.buckets.set(key, bucket);
       return bucket;
     }
     const elapsed = Math.max(0, now - bucket.at) / 1000;
-    bucket.tokens = Math.min(this.options.burst, bucket.tokens + elapsed * this.options.rate);
+    bucket.tokens = Math.min(burst, bucket.tokens + elapsed * rate);
     bucket.at = now;
     return bucket;
   }

@@ -5,6 +5,8 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 export interface McpToolClient {
   /** Calls a tool; a tool error becomes a thrown Error with the tool's text. */
   call(name: string, args: Record<string, unknown>): Promise<void>;
+  /** Calls a tool and returns its structured result; a tool error becomes a thrown Error with the tool's text. */
+  callStructured(name: string, args: Record<string, unknown>): Promise<Record<string, unknown>>;
   close(): Promise<void>;
 }
 
@@ -16,11 +18,16 @@ function toolText(result: unknown): string {
 export async function connectMcpHttp(serverUrl: string, token: string, clientName = "hindsight-client"): Promise<McpToolClient> {
   const client = new Client({ name: clientName, version: "0.1.0" });
   await client.connect(new StreamableHTTPClientTransport(new URL("/mcp", serverUrl), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+  const callStructured = async (name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> => {
+    const r = await client.callTool({ name, arguments: args });
+    if (r.isError) throw new Error(`${name} failed: ${toolText(r)}`);
+    return (r.structuredContent ?? {}) as Record<string, unknown>;
+  };
   return {
     call: async (name, args) => {
-      const r = await client.callTool({ name, arguments: args });
-      if (r.isError) throw new Error(`${name} failed: ${toolText(r)}`);
+      await callStructured(name, args);
     },
+    callStructured,
     close: () => client.close(),
   };
 }

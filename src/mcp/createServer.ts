@@ -1,8 +1,8 @@
 import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode, McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { MemoryEngine } from "../core/engine.js";
-import { toolError } from "./errors.js";
+import { errorText, toolError } from "./errors.js";
 import { USE_MEMORY_PROMPT, useMemoryText } from "./prompts/useMemory.js";
 import { PROFILE_URI_TEMPLATE, buildProfile, profileUri, scopeFromUriVariable } from "./resources/profile.js";
 import { MEMORY_TOOLS, type AnyToolDefinition } from "./tools/index.js";
@@ -56,7 +56,12 @@ export function createMcpServer(engine: MemoryEngine, options: McpServerOptions 
     },
     async (uri, variables) => {
       const scope = scopeFromUriVariable(variables.scope);
-      return { contents: [{ uri: uri.href, mimeType: "text/markdown", text: await buildProfile(engine, scope) }] };
+      try {
+        return { contents: [{ uri: uri.href, mimeType: "text/markdown", text: await buildProfile(engine, scope) }] };
+      } catch (err) {
+        // A scope the token may not use, or a malformed one: the caller's mistake, with its code.
+        throw new McpError(ErrorCode.InvalidParams, errorText(err));
+      }
     },
   );
 

@@ -8,8 +8,11 @@ import { createMcpServer } from "./createServer.js";
 /** Builds the MCP server (tools over the engine) for one session. */
 export type McpServerFactory = (engine: MemoryEngine) => McpServer;
 
-/** Same shape as the HTTP app's McpHandler: the app stays free of the SDK, this module free of the app. */
-export type McpHttpHandler = (req: IncomingMessage, res: ServerResponse, caller: { tokenId: string }) => Promise<void>;
+/**
+ * Same shape as the HTTP app's McpHandler: the app stays free of the SDK, this module free of the app.
+ * `engine`: the caller's view of the engine (the app's access control); absent, the engine acting as the token.
+ */
+export type McpHttpHandler = (req: IncomingMessage, res: ServerResponse, caller: { tokenId: string; engine?: MemoryEngine; grantKey?: string }) => Promise<void>;
 
 export interface McpMount {
   handler: McpHttpHandler;
@@ -22,6 +25,8 @@ interface Session {
   transport: StreamableHTTPServerTransport;
   server: McpServer;
   tokenId: string;
+  /** What the token was allowed when the session opened. */
+  grantKey: string | undefined;
 }
 
 function jsonRpcError(res: ServerResponse, status: number, message: string): void {
@@ -32,19 +37,24 @@ function jsonRpcError(res: ServerResponse, status: number, message: string): voi
 
 /**
  * MCP over streamable HTTP at /mcp: stateful sessions, each with its own McpServer from `factory`
- * over a view of the engine that audits as the session's token. A session belongs to the token that
- * opened it.
+ * over the caller's view of the engine (audited as the session's token, checked by its grant). A
+ * session belongs to the token that opened it, under the grant it had then: when the token's grant
+ * changes (its token file was edited) the session is gone (404) and the client starts a new one.
  */
 export function mountMcp(engine: MemoryEngine, options: { allowedHosts: string[] | null; factory?: McpServerFactory }): McpMount {
   const factory = options.factory ?? createMcpServer;
   const sessions = new Map<string, Session>();
 
-  const handler = async (req: IncomingMessage, res: ServerResponse, caller: { tokenId: string }): Promise<void> => {
+  const handler: McpHttpHandler = async (req, res, caller) => {
     const header = req.headers["mcp-session-id"];
     const sessionId = Array.isArray(header) ? header[0] : header;
     if (sessionId !== undefined) {
       const session = sessions.get(sessionId);
-      if (!session || session.tokenId !== caller.tokenId) {
+      if (session && session.tokenId === caller.tokenId && session.grantKey !== caller.grantKey) {
+        sessions.delete(sessionId);
+        await session.server.close().catch(() => undefined);
+      }
+      if (!session || session.tokenId !== caller.tokenId || session.grantKey !== caller.grantKey) {
         req.resume();
         jsonRpcError(res, 404, "Session not found");
         return;
@@ -57,11 +67,11 @@ export function mountMcp(engine: MemoryEngine, options: { allowedHosts: string[]
       jsonRpcError(res, 400, "Bad Request: no MCP session; start one with an initialize request");
       return;
     }
-    const server = factory(engine.actingAs(`token:${caller.tokenId}`));
+    const server = factory(caller.engine ?? engine.actingAs(`token:${caller.tokenId}`));
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        sessions.set(id, { transport, server, tokenId: caller.tokenId });
+        sessions.set(id, { transport, server, tokenId: caller.tokenId, grantKey: caller.grantKey });
       },
       onsessionclosed: (id) => {
         sessions.delete(id);

@@ -18,6 +18,8 @@ export interface TransformersEmbedderOptions {
   batchSize?: number;
   /** ONNX intra-op threads (default 1: a query embedding takes ~2 ms either way, and search needs the other cores). */
   threads?: number;
+  /** A Hugging Face–compatible mirror to download from instead of https://huggingface.co/ (corporate proxies, air-gapped mirrors). */
+  remoteHost?: string;
   /** Download progress (file name, percent), for a progress bar. */
   onProgress?: (file: string, percent: number) => void;
 }
@@ -72,7 +74,9 @@ export class TransformersEmbedder implements Embedder {
     const allowDownload = this.options.allowDownload ?? modelDir === undefined;
     if (modelDir) env.localModelPath = modelDir.endsWith("/") ? modelDir : `${modelDir}/`;
     if (this.options.cacheDir) env.cacheDir = this.options.cacheDir;
-    env.allowLocalModels = true;
+    if (this.options.remoteHost) env.remoteHost = this.options.remoteHost.endsWith("/") ? this.options.remoteHost : `${this.options.remoteHost}/`;
+    // transformers.js settings are process-wide: without a folder of our own, an earlier engine's folder must not answer.
+    env.allowLocalModels = modelDir !== undefined;
     env.allowRemoteModels = !local && allowDownload;
     if (!local && !allowDownload) throw this.unavailable(modelDir, "it is not in the model folder and downloads are off");
     try {

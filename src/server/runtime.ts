@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import type { EngineConfigInput } from "../core/config.js";
 import { MemoryEngine } from "../core/engine.js";
-import type { Clock, Logger } from "../core/ports.js";
+import type { Clock, Logger, MemoryStore } from "../core/ports.js";
 import { llmClientFromEnv } from "../llm/openaiCompatible.js";
 import { TransformersEmbedder } from "../models/transformersEmbedder.js";
 import { DEFAULT_RERANKER_MODEL, TransformersReranker, rerankerIsLocal } from "../models/transformersReranker.js";
@@ -54,6 +54,12 @@ export interface LocalEngineOptions {
 export async function openLocalEngine(options: LocalEngineOptions): Promise<{ engine: MemoryEngine; store: LanceStore }> {
   const dir = options.dataDir ?? join(defaultHome(), "store");
   const store = new LanceStore({ dir });
+  const engine = await openEngineOn(store, options);
+  return { engine, store };
+}
+
+/** The engine over any store (LanceDB, Qdrant) with the local embedding model, the optional LLM and reranker, the system clock. */
+export async function openEngineOn(store: MemoryStore, options: Omit<LocalEngineOptions, "dataDir">): Promise<MemoryEngine> {
   const engine = new MemoryEngine(
     {
       store,
@@ -66,5 +72,5 @@ export async function openLocalEngine(options: LocalEngineOptions): Promise<{ en
     { ...options.config, defaultScope: options.scope, actor: "cli" },
   );
   await engine.open();
-  return { engine, store };
+  return engine;
 }

@@ -3,7 +3,8 @@ import type { AddressInfo } from "node:net";
 import type { MemoryEngine } from "../core/engine.js";
 import type { Logger } from "../core/ports.js";
 import { createHttpHandler } from "../http/app.js";
-import { BearerAuth } from "../http/auth.js";
+import type { Grant } from "../http/access/grant.js";
+import { BearerAuth, type Authenticator } from "../http/auth.js";
 import { HostCheck, isLoopbackHost, loopbackAllowedHosts } from "../http/hostCheck.js";
 import { sendJson } from "../http/io.js";
 import { HttpMetrics } from "../http/metrics.js";
@@ -18,8 +19,13 @@ export const DEFAULT_BURST = 60;
 
 export interface ServeOptions {
   engine: MemoryEngine;
-  /** Bearer tokens accepted (at least one). */
-  tokens: string[];
+  /** Plain bearer tokens: each may do everything, in every scope (the extension's local server, `serve --token`). */
+  tokens?: string[];
+  /**
+   * Scoped tokens (a tokens file, see tokenAuth.ts): each with its permissions, projects and rate
+   * limit. With `tokens` too, a request may carry either. At least one token must be accepted.
+   */
+  authenticator?: Authenticator;
   host?: string;
   /** 0 picks a free port. */
   port?: number;
@@ -47,6 +53,18 @@ export interface RunningServer {
   close(graceMs?: number): Promise<void>;
 }
 
+/** Plain tokens, scoped tokens, or both (a plain token is tried first). */
+function authenticatorOf(options: ServeOptions): Authenticator {
+  const plain = options.tokens && options.tokens.length > 0 ? new BearerAuth(options.tokens) : null;
+  const scoped = options.authenticator ?? null;
+  if (plain && scoped) {
+    return { identify: async (header): Promise<Grant | null> => plain.identify(header) ?? (await scoped.identify(header)) };
+  }
+  if (plain) return plain;
+  if (scoped) return scoped;
+  throw new Error("at least one token is required (tokens or a tokens file)");
+}
+
 function formatHost(host: string): string {
   return host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
 }
@@ -54,9 +72,12 @@ function formatHost(host: string): string {
 /** Starts the HTTP server: REST under /api/v1, /mcp, /healthz, /metrics, bearer auth, rate limit, Host check. */
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const host = options.host ?? DEFAULT_HOST;
-  const auth = new BearerAuth(options.tokens);
+  const auth = authenticatorOf(options);
   const rate = options.rate ?? DEFAULT_RATE;
-  const limiter = rate > 0 ? new TokenBucketLimiter({ rate, burst: options.burst ?? DEFAULT_BURST, ...(options.now ? { now: options.now } : {}) }) : null;
+  const clock = options.now ? { now: options.now } : {};
+  const limiter = rate > 0 ? new TokenBucketLimiter({ rate, burst: options.burst ?? DEFAULT_BURST, ...clock }) : null;
+  // Tokens with their own rate limit keep it when the server runs without one.
+  const tokenLimiter = new TokenBucketLimiter({ rate: DEFAULT_RATE, burst: DEFAULT_BURST, ...clock });
   const metrics = new HttpMetrics();
 
   let ready: RequestListener | null = null;
@@ -85,6 +106,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     auth,
     hostCheck: new HostCheck(allowedHosts),
     limiter,
+    tokenLimiter,
     metrics,
     mcp: mcp.handler,
     evaluate: evaluatePostedCases,

@@ -2,9 +2,11 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { HindsightError } from "../../core/errors.js";
 import { defaultHome, scopeForFolder } from "../../server/paths.js";
-import { stderrLogger, openLocalEngine } from "../../server/runtime.js";
+import { openEngineOn, stderrLogger } from "../../server/runtime.js";
 import { DEFAULT_BURST, DEFAULT_HOST, DEFAULT_PORT, DEFAULT_RATE, serveUntilSignal, startServer } from "../../server/serve.js";
-import { resolveServerToken } from "../../server/token.js";
+import { resolveServerToken, type ServerToken } from "../../server/token.js";
+import { storeFor } from "../../server/storeFactory.js";
+import { TokenFileAuth } from "../../server/tokenAuth.js";
 
 function number(value: string | undefined, flag: string, fallback: number, check: (n: number) => boolean, rule: string): number {
   if (value === undefined) return fallback;
@@ -13,9 +15,18 @@ function number(value: string | undefined, flag: string, fallback: number, check
   return n;
 }
 
+/** A flag, else its environment variable (the container is configured by environment), else nothing. */
+function flagOrEnv(value: string | undefined, env: string): string | undefined {
+  if (value !== undefined) return value;
+  const v = process.env[env];
+  return v === undefined || v === "" ? undefined : v;
+}
+
 /**
- * `hindsight serve`: REST (/api/v1), MCP over streamable HTTP (/mcp), /healthz and /metrics on the
- * embedded default store, behind a bearer token. Logs and the bound URL go to stderr.
+ * `hindsight serve`: REST (/api/v1), MCP over streamable HTTP (/mcp), /healthz and /metrics on LanceDB
+ * (default) or Qdrant, behind a bearer token (one plain token: full access) or a tokens file (scoped
+ * tokens for a team). Every flag of a team deployment also reads an environment variable. Logs and the
+ * bound URL go to stderr.
  */
 export async function serveCommand(argv: string[]): Promise<number> {
   const { values } = parseArgs({
@@ -26,41 +37,65 @@ export async function serveCommand(argv: string[]): Promise<number> {
       data: { type: "string" },
       scope: { type: "string" },
       token: { type: "string" },
+      tokens: { type: "string" },
+      store: { type: "string" },
+      "qdrant-url": { type: "string" },
+      "qdrant-prefix": { type: "string" },
       rate: { type: "string" },
       burst: { type: "string" },
       "allowed-host": { type: "string", multiple: true },
       verbose: { type: "boolean" },
     },
   });
-  const port = number(values.port, "--port", DEFAULT_PORT, (n) => Number.isInteger(n) && n >= 0 && n <= 65535, "an integer from 0 to 65535");
-  const rate = number(values.rate, "--rate", DEFAULT_RATE, (n) => n >= 0, "a number of requests per second (0: no limit)");
-  const burst = number(values.burst, "--burst", DEFAULT_BURST, (n) => Number.isInteger(n) && n >= 1, "an integer of at least 1");
-  const dataDir = values.data ?? join(defaultHome(), "store");
+  const port = number(flagOrEnv(values.port, "HINDSIGHT_PORT"), "--port", DEFAULT_PORT, (n) => Number.isInteger(n) && n >= 0 && n <= 65535, "an integer from 0 to 65535");
+  const rate = number(flagOrEnv(values.rate, "HINDSIGHT_RATE"), "--rate", DEFAULT_RATE, (n) => n >= 0, "a number of requests per second (0: no limit)");
+  const burst = number(flagOrEnv(values.burst, "HINDSIGHT_BURST"), "--burst", DEFAULT_BURST, (n) => Number.isInteger(n) && n >= 1, "an integer of at least 1");
+  const dataDir = flagOrEnv(values.data, "HINDSIGHT_DATA") ?? join(defaultHome(), "store");
   const logger = stderrLogger(values.verbose ?? false);
+  const tokensPath = flagOrEnv(values.tokens, "HINDSIGHT_TOKENS");
+  const envAllowed = flagOrEnv(undefined, "HINDSIGHT_ALLOWED_HOSTS")?.split(",").map((h) => h.trim()).filter((h) => h !== "");
+  const allowedHosts = values["allowed-host"] ?? envAllowed;
 
-  const token = await resolveServerToken({ flag: values.token, env: process.env.HINDSIGHT_TOKEN, dataDir });
-  const { engine } = await openLocalEngine({ scope: values.scope ?? scopeForFolder(process.cwd()), dataDir, verbose: values.verbose ?? false });
+  // With a tokens file only its tokens are accepted, unless a plain token is given explicitly as well.
+  let plain: ServerToken | null = null;
+  if (!tokensPath || values.token !== undefined || process.env.HINDSIGHT_TOKEN) {
+    plain = await resolveServerToken({ flag: values.token, env: process.env.HINDSIGHT_TOKEN, dataDir });
+  }
+  const scoped = tokensPath ? await TokenFileAuth.open(tokensPath, { defaults: { rate, burst }, logger }) : null;
+
+  const { store, where } = storeFor(flagOrEnv(values.store, "HINDSIGHT_STORE") ?? "lancedb", {
+    dataDir,
+    qdrantUrl: flagOrEnv(values["qdrant-url"], "HINDSIGHT_QDRANT_URL"),
+    qdrantApiKey: flagOrEnv(undefined, "QDRANT_API_KEY"),
+    qdrantPrefix: flagOrEnv(values["qdrant-prefix"], "HINDSIGHT_QDRANT_PREFIX"),
+  });
+  const scope = flagOrEnv(values.scope, "HINDSIGHT_SCOPE") ?? scopeForFolder(process.cwd());
+  const engine = await openEngineOn(store, { scope, verbose: values.verbose ?? false });
   let running;
   try {
     running = await startServer({
       engine,
-      tokens: [token.token],
-      host: values.host ?? DEFAULT_HOST,
+      ...(plain ? { tokens: [plain.token] } : {}),
+      ...(scoped ? { authenticator: scoped.auth } : {}),
+      host: flagOrEnv(values.host, "HINDSIGHT_HOST") ?? DEFAULT_HOST,
       port,
       rate,
       burst,
-      ...(values["allowed-host"] ? { allowedHosts: values["allowed-host"] } : {}),
+      ...(allowedHosts ? { allowedHosts } : {}),
       logger,
     });
   } catch (err) {
     await engine.close();
     throw err;
   }
-  if (token.source === "generated") {
-    process.stderr.write(`hindsight: generated a bearer token, saved to ${token.path} (mode 0600); it is shown only this once:\n${token.token}\n`);
-  } else if (token.source === "file") {
-    process.stderr.write(`hindsight: using the bearer token in ${token.path}\n`);
+  if (plain?.source === "generated") {
+    process.stderr.write(`hindsight: generated a bearer token, saved to ${plain.path} (mode 0600); it is shown only this once:\n${plain.token}\n`);
+  } else if (plain?.source === "file") {
+    process.stderr.write(`hindsight: using the bearer token in ${plain.path}\n`);
   }
-  process.stderr.write(`hindsight: serving ${running.url} (REST ${running.url}/api/v1, MCP ${running.url}/mcp, ${running.url}/healthz, ${running.url}/metrics); scope ${engine.config.defaultScope}\n`);
+  if (scoped) process.stderr.write(`hindsight: tokens from ${tokensPath} (${scoped.live} live; changes apply within a second)\n`);
+  process.stderr.write(
+    `hindsight: serving ${running.url} (REST ${running.url}/api/v1, MCP ${running.url}/mcp, ${running.url}/healthz, ${running.url}/metrics); scope ${engine.config.defaultScope}; store ${where}\n`,
+  );
   return serveUntilSignal(running, engine, logger);
 }

@@ -16,7 +16,12 @@ const ListQuery = z.object({
   limit: z.coerce.number().int().min(1).max(10000).default(100),
   offset: z.coerce.number().int().min(0).default(0),
   include_expired: z.enum(["true", "false", "1", "0"]).optional(),
+  /** Only `total` (no memories): the sidebar's group counts. */
+  count_only: z.enum(["true", "false", "1", "0"]).optional(),
 });
+
+/** `?include=turns,links`: the source L0 turns and the linked memories (supersede, compression, conflict) with the memory. */
+const GetQuery = z.object({ include: z.array(z.enum(["turns", "links"])).max(2).optional() });
 
 const PinBody = z.object({ pinned: z.boolean().default(true) });
 
@@ -48,8 +53,9 @@ export const memoryRoutes: Route[] = [
         limit: one(query, "limit"),
         offset: one(query, "offset"),
         include_expired: one(query, "include_expired"),
+        count_only: one(query, "count_only"),
       });
-      const memories = await engine.list({
+      const input = {
         ...(q.scope ? { scope: q.scope } : {}),
         ...(q.layer ? { layers: q.layer } : {}),
         ...(q.type ? { types: q.type } : {}),
@@ -58,8 +64,11 @@ export const memoryRoutes: Route[] = [
         limit: q.limit,
         offset: q.offset,
         includeExpired: q.include_expired === "true" || q.include_expired === "1",
-      });
-      return { json: { memories, count: memories.length, limit: q.limit, offset: q.offset } };
+      };
+      const countOnly = q.count_only === "true" || q.count_only === "1";
+      const { memories, total } = await engine.listPage(input, { countOnly });
+      if (countOnly) return { json: { memories: [], count: 0, total, limit: q.limit, offset: q.offset } };
+      return { json: { memories, count: memories.length, total, limit: q.limit, offset: q.offset } };
     },
   },
   {
@@ -74,7 +83,12 @@ export const memoryRoutes: Route[] = [
   {
     method: "GET",
     path: "/memories/:id",
-    handler: async ({ engine, params }) => ({ json: { memory: await engine.get(params.id as string) } }),
+    handler: async ({ engine, params, query }) => {
+      const q = parseQuery(GetQuery, { include: many(query, "include") });
+      if (!q.include) return { json: { memory: await engine.get(params.id as string) } };
+      const { memory, turns, links } = await engine.explain(params.id as string);
+      return { json: { memory, ...(q.include.includes("turns") ? { turns } : {}), ...(q.include.includes("links") ? { links } : {}) } };
+    },
   },
   {
     method: "PATCH",

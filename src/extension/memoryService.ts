@@ -1,0 +1,413 @@
+import { randomBytes } from "node:crypto";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import * as vscode from "vscode";
+import type { LlmClient } from "../core/ports.js";
+import { scopeForFolder } from "../server/paths.js";
+import { CopilotLlm, pickCopilotModel } from "./copilotLlm.js";
+import type * as EngineHost from "./host/engineHost.js";
+import { channelLogger } from "./logChannel.js";
+import type { ServerEndpoint } from "./mcpDefinition.js";
+import { RestClient } from "./restClient.js";
+import { activeFolder, NO_FOLDER_SCOPE, type FolderScope } from "./scope.js";
+import { engineConfigFor, readSettings, type HindsightSettings, type SettingProblem } from "./settings.js";
+
+export type ServerState = "stopped" | "starting" | "running" | "failed";
+
+const EXTERNAL_TOKEN_KEY = "hindsight.externalAgentsToken";
+const LLM_KEY_SECRET = "hindsight.llmApiKey";
+/** Team tokens are kept per server URL, so switching servers never sends one server's token to another. */
+const teamTokenKey = (url: string) => `hindsight.teamToken:${url.replace(/\/+$/, "")}`;
+
+/** Loads the heavy bundle only when memory is first used (see host/engineHost.ts). */
+function loadEngineHost(extensionPath: string): typeof EngineHost {
+  // A computed path keeps esbuild from inlining the engine into the light activation bundle.
+  const file = join(extensionPath, "dist", "engineHost.js");
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a runtime path, deliberately not bundled
+  return require(file) as typeof EngineHost;
+}
+
+/**
+ * Owns the memory server the editor uses: in local mode the engine and a loopback server in this
+ * extension host, started on first use; it knows the projects (scopes) of the workspace folders and
+ * pushes settings into the engine when they change.
+ */
+export class MemoryService implements vscode.Disposable {
+  readonly log: vscode.LogOutputChannel;
+  private settingsValue: HindsightSettings;
+  private local: EngineHost.LocalMemory | null = null;
+  private starting: Promise<ServerEndpoint> | null = null;
+  private endpointValue: ServerEndpoint | null = null;
+  private stateValue: ServerState = "stopped";
+  private lastError: string | null = null;
+  private folderScopes: FolderScope[] | null = null;
+  /** The bearer token of the current server session (a new one at every start). */
+  private sessionToken = "";
+  private readonly changed = new vscode.EventEmitter<void>();
+  /** Fires when the endpoint (address, token, mode) or the server state changes. */
+  readonly onDidChange = this.changed.event;
+  private llmValue: LlmClient | null = null;
+  /** Restarts, stops and settings changes, one at a time. */
+  private lifecycle: Promise<unknown> = Promise.resolve();
+  /** The last model download's progress per file (percent), for tests and the logs. */
+  readonly downloads = new Map<string, number>();
+  private llmNote = "offline rules";
+
+  constructor(private readonly context: vscode.ExtensionContext) {
+    this.log = vscode.window.createOutputChannel("Hindsight", { log: true });
+    this.settingsValue = this.readSettings().settings;
+  }
+
+  get settings(): HindsightSettings {
+    return this.settingsValue;
+  }
+
+  get state(): ServerState {
+    return this.stateValue;
+  }
+
+  get error(): string | null {
+    return this.lastError;
+  }
+
+  /** The endpoint when the server runs, else null (does not start it). */
+  get endpoint(): ServerEndpoint | null {
+    return this.endpointValue;
+  }
+
+  /** Which extractor the engine uses for ingest: a Copilot model, the endpoint, or the offline rules. */
+  get llmDescription(): string {
+    return this.llmNote;
+  }
+
+  get storePath(): string {
+    return this.settingsValue.storagePath || join(this.context.globalStorageUri.fsPath, "store");
+  }
+
+  get engine(): EngineHost.LocalMemory["engine"] | null {
+    return this.local?.engine ?? null;
+  }
+
+  private readSettings(): { settings: HindsightSettings; problems: SettingProblem[] } {
+    const config = vscode.workspace.getConfiguration("hindsight");
+    return readSettings((key) => {
+      const inspected = config.inspect(key);
+      // Only values someone set count; defaults come from readSettings so both places agree.
+      return inspected?.workspaceFolderValue ?? inspected?.workspaceValue ?? inspected?.globalValue;
+    });
+  }
+
+  /** Every workspace folder with its project scope (git remote, else the folder name); computed once per folder change. */
+  folders(): FolderScope[] {
+    this.folderScopes ??= (vscode.workspace.workspaceFolders ?? [])
+      .filter((f) => f.uri.scheme === "file")
+      .map((f) => ({ path: f.uri.fsPath, name: f.name, scope: scopeForFolder(f.uri.fsPath) }));
+    return this.folderScopes;
+  }
+
+  /** The scope recall and writes default to: the active editor's folder, else the first folder. */
+  activeScope(): string {
+    const file = vscode.window.activeTextEditor?.document.uri;
+    return activeFolder(this.folders(), file?.scheme === "file" ? file.fsPath : undefined)?.scope ?? NO_FOLDER_SCOPE;
+  }
+
+  /** Starts the server on first use (with progress while the model loads) and returns where it is. */
+  async ensureEndpoint(): Promise<ServerEndpoint> {
+    if (this.endpointValue) return this.endpointValue;
+    this.starting ??= this.start().finally(() => {
+      this.starting = null;
+    });
+    return this.starting;
+  }
+
+  /** A REST client for the running server (starting it if needed). */
+  async client(): Promise<RestClient> {
+    return new RestClient(await this.ensureEndpoint());
+  }
+
+  private setState(state: ServerState, error: string | null = null): void {
+    this.stateValue = state;
+    this.lastError = error;
+    this.changed.fire();
+  }
+
+  private modelIsLocal(): boolean {
+    const dir = this.settingsValue.modelPath;
+    return dir !== "" && existsSync(join(dir, "Xenova", "all-MiniLM-L6-v2", "config.json"));
+  }
+
+  private async start(): Promise<ServerEndpoint> {
+    if (this.settingsValue.mode === "team") return this.connectTeam();
+    this.downloads.clear();
+    this.sessionToken = randomBytes(32).toString("base64url");
+    this.setState("starting");
+    const started = Date.now();
+    try {
+      const host = loadEngineHost(this.context.extensionPath);
+      const externalToken = await this.externalToken();
+      const llm = await this.chooseLlm();
+      const options: EngineHost.LocalMemoryOptions = {
+        storePath: this.storePath,
+        modelPath: this.settingsValue.modelPath || undefined,
+        allowDownload: this.settingsValue.allowModelDownload,
+        ...(this.settingsValue.modelMirrorUrl ? { remoteHost: this.settingsValue.modelMirrorUrl } : {}),
+        cacheDir: host.modelCacheDir(this.context.globalStorageUri.fsPath),
+        config: engineConfigFor(this.settingsValue, this.activeScope()),
+        port: this.settingsValue.serverPort,
+        tokens: [this.sessionToken, externalToken],
+        logger: channelLogger(this.log),
+        llm,
+      };
+      this.local = this.modelIsLocal()
+        ? await host.startLocalMemory(options)
+        : await this.startWithDownloadProgress(host, options);
+      this.endpointValue = { url: this.local.server.url, token: this.sessionToken, mode: "local" };
+      this.log.info(`memory server listening on ${this.local.server.url} (store ${this.storePath}, ${Date.now() - started} ms, extraction: ${this.llmNote})`);
+      this.setState("running");
+      return this.endpointValue;
+    } catch (err) {
+      // The engine host is its own bundle with its own HindsightError class: match the code, not the class.
+      const error = (err as { code?: unknown }).code === "MODEL_UNAVAILABLE" ? this.modelAdvice(err as Error) : err;
+      const message = error instanceof Error ? error.message : String(error);
+      this.log.error(`the memory server could not start: ${message}`);
+      this.setState("failed", message);
+      throw error;
+    }
+  }
+
+  /** The engine's model error speaks of environment variables; in the editor the settings are what to change. */
+  private modelAdvice(err: Error): Error {
+    const s = this.settingsValue;
+    const where = s.modelPath ? `the folder in hindsight.modelPath (${s.modelPath})` : "no local folder (hindsight.modelPath is empty)";
+    const download = s.allowModelDownload ? `the download from ${s.modelMirrorUrl || "https://huggingface.co/"} failed` : "downloads are off (hindsight.allowModelDownload)";
+    return new Error(
+      `the embedding model Xenova/all-MiniLM-L6-v2 could not be loaded from ${where}, and ${download}. ` +
+        `Set hindsight.modelPath to a folder holding Xenova/all-MiniLM-L6-v2/config.json, tokenizer.json and onnx/model_quantized.onnx, ` +
+        `or allow the download (hindsight.allowModelDownload, hindsight.modelMirrorUrl). Details: ${err.message}`,
+      { cause: err },
+    );
+  }
+
+  /**
+   * Team mode: the team server and the token from SecretStorage. Unreachable and refused are told
+   * apart, so the status says what to do.
+   */
+  private async connectTeam(): Promise<ServerEndpoint> {
+    this.setState("starting");
+    const url = this.settingsValue.teamUrl.replace(/\/+$/, "");
+    try {
+      if (!url) throw new Error("team mode needs a server: set hindsight.team.url");
+      const token = await this.context.secrets.get(teamTokenKey(url));
+      if (!token) throw new Error(`not signed in to ${url}: run "Hindsight: Sign in to Team Server"`);
+      await checkTeamServer(url, token, this.activeScope());
+      this.endpointValue = { url, token, mode: "team" };
+      this.log.info(`using the team server ${url}`);
+      this.setState("running");
+      return this.endpointValue;
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      this.log.error(`team server: ${message}`);
+      this.setState("failed", message);
+      throw err;
+    }
+  }
+
+  /** Verifies a token against a team server and keeps it in SecretStorage (never in settings). */
+  async signInTeam(url: string, token: string): Promise<void> {
+    const base = url.replace(/\/+$/, "");
+    await checkTeamServer(base, token, this.activeScope());
+    await this.context.secrets.store(teamTokenKey(base), token);
+    this.log.info(`signed in to the team server ${base}`);
+    if (this.settingsValue.mode === "team") await this.restart();
+  }
+
+  async signOutTeam(url: string): Promise<void> {
+    await this.context.secrets.delete(teamTokenKey(url.replace(/\/+$/, "")));
+    if (this.settingsValue.mode === "team") await this.stop();
+  }
+
+  /** First use without a local model: the download shows progress and can be cancelled (the next use tries again). */
+  private startWithDownloadProgress(host: typeof EngineHost, options: EngineHost.LocalMemoryOptions): Promise<EngineHost.LocalMemory> {
+    return Promise.resolve(
+      vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: "Hindsight: getting the embedding model", cancellable: true },
+        (progress, token) =>
+          new Promise<EngineHost.LocalMemory>((resolve, reject) => {
+            const seen = new Map<string, number>();
+            const starting = host.startLocalMemory({
+              ...options,
+              onDownload: (file, percent) => {
+                const before = seen.get(file) ?? 0;
+                seen.set(file, percent);
+                this.downloads.set(file, percent);
+                progress.report({ message: `${file.split("/").pop()} ${percent.toFixed(0)}%`, increment: (percent - before) / Math.max(seen.size, 3) });
+              },
+            });
+            token.onCancellationRequested(() => {
+              // The download cannot be aborted mid-file; stop waiting and release what it opens.
+              starting.then((m) => m.close()).catch(() => undefined);
+              reject(new Error("cancelled: the embedding model download was cancelled; memory starts again on next use"));
+            });
+            starting.then(resolve, reject);
+          }),
+      ),
+    );
+  }
+
+  /** A long-lived token for agents outside VS Code (kept in SecretStorage, never in settings). */
+  async externalToken(): Promise<string> {
+    let token = await this.context.secrets.get(EXTERNAL_TOKEN_KEY);
+    if (!token) {
+      token = randomBytes(32).toString("base64url");
+      await this.context.secrets.store(EXTERNAL_TOKEN_KEY, token);
+    }
+    return token;
+  }
+
+  async setLlmApiKey(key: string): Promise<void> {
+    if (key) await this.context.secrets.store(LLM_KEY_SECRET, key);
+    else await this.context.secrets.delete(LLM_KEY_SECRET);
+    await this.refreshLlm();
+  }
+
+  /** Copilot models when allowed and present, else the configured endpoint, else none (offline rules). */
+  private async chooseLlm(): Promise<LlmClient | null> {
+    const s = this.settingsValue.llm;
+    let llm: LlmClient | null = null;
+    let note = "offline rules (no language model configured)";
+    if (s.useCopilot) {
+      try {
+        const model = await pickCopilotModel();
+        if (model) {
+          llm = new CopilotLlm(model);
+          note = `Copilot model ${model.name}`;
+        } else note = "offline rules (no Copilot model available)";
+      } catch (err) {
+        note = `offline rules (Copilot models unavailable: ${(err as Error).message})`;
+      }
+    }
+    if (!llm && s.endpointUrl && s.endpointModel) {
+      const host = loadEngineHost(this.context.extensionPath);
+      llm = host.endpointLlm(s.endpointUrl, s.endpointModel, await this.context.secrets.get(LLM_KEY_SECRET));
+      note = `OpenAI-compatible endpoint ${s.endpointUrl} (${s.endpointModel})`;
+    }
+    this.llmValue = llm;
+    this.llmNote = note;
+    return llm;
+  }
+
+  async refreshLlm(): Promise<void> {
+    const llm = await this.chooseLlm();
+    this.local?.engine.setLlm(llm);
+    this.log.info(`extraction and summaries: ${this.llmNote}`);
+  }
+
+  get llm(): LlmClient | null {
+    return this.llmValue;
+  }
+
+  /** Settings changed: validate, push into the engine, restart only when the address or the store changed. */
+  applySettings(): Promise<SettingProblem[]> {
+    const next = this.lifecycle.then(() => this.applySettingsNow());
+    this.lifecycle = next.catch(() => undefined);
+    return next;
+  }
+
+  private async applySettingsNow(): Promise<SettingProblem[]> {
+    const before = this.settingsValue;
+    const { settings, problems } = this.readSettings();
+    this.settingsValue = settings;
+    for (const p of problems) this.log.warn(`setting ${p.setting} ignored: ${p.message}`);
+    const needsRestart =
+      before.serverPort !== settings.serverPort ||
+      before.storagePath !== settings.storagePath ||
+      before.modelPath !== settings.modelPath ||
+      before.modelMirrorUrl !== settings.modelMirrorUrl ||
+      before.allowModelDownload !== settings.allowModelDownload ||
+      before.mode !== settings.mode ||
+      before.teamUrl !== settings.teamUrl;
+    // Connecting to a team server is cheap, so a switch to it connects at once (and the status shows the outcome).
+    if (needsRestart && (this.local || this.endpointValue || this.stateValue === "failed" || settings.mode === "team")) {
+      await this.stopNow();
+      await this.ensureEndpoint().catch(() => undefined);
+    }
+    else this.pushEngineConfig();
+    if (JSON.stringify(before.llm) !== JSON.stringify(settings.llm)) await this.refreshLlm();
+    return problems;
+  }
+
+  /** The engine's config follows the settings and the active folder's scope. */
+  pushEngineConfig(): void {
+    this.local?.engine.reconfigure(engineConfigFor(this.settingsValue, this.activeScope()));
+  }
+
+  /** The workspace folders changed: scopes are derived again. */
+  foldersChanged(): void {
+    this.folderScopes = null;
+    this.pushEngineConfig();
+  }
+
+  /** The profile markdown of a scope (local engine; null when the server is not running). */
+  async profile(scope: string): Promise<string | null> {
+    if (this.local) return this.local.profile(scope);
+    if (this.endpointValue?.mode === "team") return (await this.client()).text("GET", `/profile?scope=${encodeURIComponent(scope)}`);
+    return null;
+  }
+
+  /** Stops and starts again; restarts and settings changes run one at a time, in order. */
+  restart(): Promise<ServerEndpoint> {
+    const next = this.lifecycle.then(async () => {
+      await this.stopNow();
+      return this.ensureEndpoint();
+    });
+    this.lifecycle = next.catch(() => undefined);
+    return next;
+  }
+
+  /** True in team mode: the engine is the server's, not ours (settings that tune it do not apply). */
+  get isTeam(): boolean {
+    return this.settingsValue.mode === "team";
+  }
+
+  stop(): Promise<void> {
+    const next = this.lifecycle.then(() => this.stopNow());
+    this.lifecycle = next.catch(() => undefined);
+    return next;
+  }
+
+  private async stopNow(): Promise<void> {
+    if (this.starting) await this.starting.catch(() => undefined);
+    const local = this.local;
+    this.local = null;
+    this.endpointValue = null;
+    if (local) {
+      await local.close();
+      this.log.info("memory server stopped");
+    }
+    this.setState("stopped");
+  }
+
+  dispose(): void {
+    void this.stop();
+    this.changed.dispose();
+    this.log.dispose();
+  }
+}
+
+/** Reachable, and the token accepted for the project: otherwise an error that says which and what to do. */
+async function checkTeamServer(url: string, token: string, scope: string): Promise<void> {
+  let health: Response;
+  try {
+    health = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(5000) });
+  } catch (err) {
+    throw new Error(`the team server ${url} is unreachable (${(err as Error).cause instanceof Error ? ((err as Error).cause as Error).message : (err as Error).message})`, { cause: err });
+  }
+  if (!health.ok) throw new Error(`the team server ${url} is not healthy (${health.status})`);
+  const res = await fetch(`${url}/api/v1/stats?scope=${encodeURIComponent(scope)}`, { headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(10_000) });
+  if (res.status === 401) throw new Error(`the team server ${url} refused the token (401): sign in again with a valid token`);
+  if (res.status === 403) {
+    const body = (await res.json().catch(() => ({}))) as { error?: { code?: string; message?: string } };
+    throw new Error(`the team server ${url} does not allow this token for ${scope} (403 ${body.error?.code ?? ""}): ${body.error?.message ?? "ask for a token of this project"}`);
+  }
+  if (!res.ok) throw new Error(`the team server ${url} answered ${res.status}`);
+}

@@ -1,0 +1,101 @@
+import { createHash } from "node:crypto";
+import { searchText, type AuditEntry, type MemoryRecord, type TurnRecord } from "../../core/model/memory.js";
+import type { CompressionProposal } from "../../core/model/proposal.js";
+import type { ModelInfo } from "../../core/ports.js";
+import { indexText } from "../../core/text/tokens.js";
+
+export type Payload = Record<string, unknown>;
+
+/**
+ * Qdrant point ids must be unsigned integers or UUIDs; hindsight ids are any string. A point's id is
+ * a name-based UUID (version 5 layout over SHA-256) of the kind and the record id, so the same record
+ * always lands on the same point and lookups by id need no index. The record id itself is in the payload.
+ */
+export function pointId(kind: string, id: string): string {
+  const h = createHash("sha256").update(`hindsight:${kind}:${id}`, "utf8").digest();
+  h[6] = ((h[6] as number) & 0x0f) | 0x50;
+  h[8] = ((h[8] as number) & 0x3f) | 0x80;
+  const hex = h.subarray(0, 16).toString("hex");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+}
+
+/** Collection-name-safe model key: readable slug, dimension, and a short hash so two ids never share a slug. */
+export function modelKey(model: ModelInfo): string {
+  const slug = model.id.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 60) || "model";
+  const hash = createHash("sha256").update(model.id, "utf8").digest("hex").slice(0, 6);
+  return `${slug}_${model.dimension}_${hash}`;
+}
+
+export interface CollectionNames {
+  meta: string;
+  audit: string;
+  proposals: string;
+  memories: string;
+  turns: string;
+}
+
+/** Memories and L0 turns live in one pair of collections per embedding model and dimension; the rest is model-independent. */
+export function collectionNames(prefix: string, model: ModelInfo | null): CollectionNames {
+  const key = model ? modelKey(model) : "none";
+  return {
+    meta: `${prefix}_meta`,
+    audit: `${prefix}_audit`,
+    proposals: `${prefix}_proposals`,
+    memories: `${prefix}_memories_${key}`,
+    turns: `${prefix}_turns_${key}`,
+  };
+}
+
+/** Filterable fields as top-level payload keys (indexed); the full record as JSON so it round-trips exactly. */
+export function memoryPayload(record: MemoryRecord): Payload {
+  return {
+    id: record.id,
+    scope: record.scope,
+    layer: record.layer,
+    type: record.type,
+    status: record.status,
+    session_id: record.sessionId,
+    valid_until: record.validUntil,
+    created_at: record.createdAt,
+    // Readable in Qdrant's own tools; not used by the store.
+    content: record.content,
+    // Subject words are searchable too (as in the LanceDB store).
+    fts: indexText(`${searchText(record)} ${record.subject.startsWith("third-party:") ? "" : record.subject}`),
+    doc: JSON.stringify(record),
+  };
+}
+
+export function turnPayload(record: TurnRecord): Payload {
+  return {
+    id: record.id,
+    scope: record.scope,
+    status: record.status,
+    at: record.at,
+    fts: indexText(`${record.speaker ?? ""} ${record.user}`),
+    doc: JSON.stringify(record),
+  };
+}
+
+export function proposalPayload(p: CompressionProposal): Payload {
+  return { id: p.id, scope: p.scope, status: p.status, created_at: p.createdAt, doc: JSON.stringify(p) };
+}
+
+export function auditPayload(entry: AuditEntry, seq: number): Payload {
+  return { id: entry.id, at: entry.at, scope: entry.scope, seq, doc: JSON.stringify(entry) };
+}
+
+export function docOf<T>(payload: Payload | null | undefined): T {
+  const doc = payload?.doc;
+  if (typeof doc !== "string") throw new Error("a Qdrant point has no doc payload");
+  return JSON.parse(doc) as T;
+}
+
+/** A point's vector as Qdrant returns it for a single unnamed vector. */
+export function vectorOf(vector: unknown): Float32Array {
+  if (Array.isArray(vector) && (vector.length === 0 || typeof vector[0] === "number")) return Float32Array.from(vector as number[]);
+  throw new Error("a Qdrant point came back without its vector");
+}
+
+export function turnEmbeddingText(t: TurnRecord): string {
+  return t.speaker ? `${t.speaker}: ${t.user}` : t.user;
+}

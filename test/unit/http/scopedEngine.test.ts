@@ -1,0 +1,105 @@
+import { strict as assert } from "node:assert";
+import { MemoryEngine } from "../../../src/core/engine.js";
+import { ALL_PROJECTS, fullGrant, grantKey, type Grant, type Permission } from "../../../src/http/access/grant.js";
+import { GOVERNED_METHODS, defaultScopeFor, resolveScope, scopedEngine } from "../../../src/http/access/scopedEngine.js";
+import { HttpError } from "../../../src/http/errors.js";
+import { makeEngine, rejection, type TestEngine } from "../../helpers/fakes.js";
+
+function grant(id: string, permissions: Permission[], projects: string[] | "*"): Grant {
+  return { id, permissions: new Set(permissions), projects: projects === "*" ? ALL_PROJECTS : new Set(projects) };
+}
+
+function isDenied(err: unknown, code: "PROJECT_FORBIDDEN" | "PERMISSION_DENIED"): boolean {
+  return err instanceof HttpError && err.status === 403 && err.code === code;
+}
+
+/** Methods a scoped token never reaches: lifecycle and configuration belong to whoever runs the server. */
+const NOT_FOR_TOKENS = ["constructor", "reconfigure", "setLlm", "open", "flush", "close", "actingAs"];
+/** Private helpers (called on the engine itself, never through the view). */
+const PRIVATE = ["context", "access", "scopeOf", "listMatching"];
+/** Getters, passed through. */
+const GETTERS = ["config", "llm", "model"];
+
+describe("http access: the scoped engine view", () => {
+  let t: TestEngine;
+  beforeEach(async () => {
+    t = await makeEngine(undefined, { defaultScope: "team:default" });
+  });
+  afterEach(async () => {
+    await t.engine.close();
+  });
+
+  it("every engine method is either governed by a rule or closed to tokens (a new method must be classified)", () => {
+    const methods = Object.getOwnPropertyNames(MemoryEngine.prototype);
+    const unclassified = methods.filter((m) => !GOVERNED_METHODS.includes(m) && !NOT_FOR_TOKENS.includes(m) && !PRIVATE.includes(m) && !GETTERS.includes(m));
+    assert.deepEqual(unclassified, [], "add these to RULES in src/http/access/scopedEngine.ts (or to NOT_FOR_TOKENS here)");
+  });
+
+  it("resolveScope: named scopes must be allowed; a left-out one is the only project, else the server default when allowed, else required", () => {
+    const one = grant("one", ["read"], ["project:a"]);
+    const two = grant("two", ["read"], ["project:a", "team:default"]);
+    const twoOther = grant("two-other", ["read"], ["project:a", "project:c"]);
+    const all = grant("all", ["read"], "*");
+    assert.equal(resolveScope(one, "team:default", undefined), "project:a");
+    assert.equal(resolveScope(two, "team:default", undefined), "team:default");
+    assert.equal(resolveScope(all, "team:default", undefined), undefined, "every project: the engine's default");
+    assert.equal(resolveScope(one, "team:default", "project:a"), "project:a");
+    assert.ok(isDenied(catchSync(() => resolveScope(one, "team:default", "project:b")), "PROJECT_FORBIDDEN"));
+    const required = catchSync(() => resolveScope(twoOther, "team:default", undefined));
+    assert.ok(required instanceof HttpError && required.status === 400 && required.options.field === "scope", String(required));
+    assert.equal(resolveScope(one, "team:default", "not a scope"), "not a scope", "malformed: left for the engine's 400");
+    assert.equal(defaultScopeFor(twoOther, "team:default"), "project:a");
+    assert.equal(defaultScopeFor(one, "team:default"), "project:a");
+  });
+
+  it("a full grant is the engine's own actingAs view: no checks, audited as the token", async () => {
+    const view = scopedEngine(t.engine, fullGrant("root"));
+    await view.write({ content: "The API listens on port 8443.", scope: "project:x" });
+    const [entry] = await t.engine.auditLog({ scope: "project:x" });
+    assert.equal(entry?.actor, "token:root");
+  });
+
+  it("permissions: read, write and admin calls", async () => {
+    const reader = scopedEngine(t.engine, grant("r", ["read"], ["project:a"]));
+    const writer = scopedEngine(t.engine, grant("w", ["write"], ["project:a"]));
+    assert.ok(isDenied(await rejection(reader.write({ content: "Readers cannot write." })), "PERMISSION_DENIED"));
+    assert.ok(isDenied(await rejection(writer.recall({ query: "anything" })), "PERMISSION_DENIED"));
+    assert.ok(isDenied(await rejection(reader.summarize({ topic: "x", propose: true })), "PERMISSION_DENIED"), "proposing is a write");
+    assert.ok(isDenied(await rejection(writer.auditLog()), "PERMISSION_DENIED"));
+    assert.ok(isDenied(catchSync(() => writer.embedderForEval()), "PERMISSION_DENIED"));
+    assert.ok(isDenied(catchSync(() => (reader.close as () => unknown)()), "PERMISSION_DENIED"), "lifecycle is not for tokens");
+    const w = await writer.write({ content: "The staging database runs PostgreSQL 16." });
+    assert.equal(w.memory?.scope, "project:a");
+    assert.equal((await t.engine.auditLog({ scope: "project:a" }))[0]?.actor, "token:w");
+  });
+
+  it("ids: a memory or proposal of another project is PROJECT_FORBIDDEN; an unknown memory stays the engine's NOT_FOUND", async () => {
+    const b = await t.engine.write({ content: "Project B deploys on Mondays.", scope: "project:b" });
+    const a = scopedEngine(t.engine, grant("a", ["read", "write", "admin"], ["project:a"]));
+    for (const call of [() => a.get(b.id!), () => a.edit(b.id!, { confidence: 0.5 }), () => a.pin(b.id!, true), () => a.forget({ id: b.id! }), () => a.forget({ ids: [b.id!] }), () => a.explain(b.id!), () => a.resolveConflict(b.id!, b.id!, "both"), () => a.releaseQuarantined(b.id!), () => a.deleteQuarantined(b.id!)]) {
+      assert.ok(isDenied(await rejection(call()), "PROJECT_FORBIDDEN"), call.toString());
+    }
+    const err = await rejection(a.get("no-such-id"));
+    assert.equal((err as { code?: string }).code, "NOT_FOUND");
+    assert.ok(isDenied(await rejection(a.approveProposal("no-such-proposal")), "PROJECT_FORBIDDEN"), "a proposal outside the token's projects, known or not");
+    assert.equal((await t.engine.get(b.id!)).confidence, b.memory!.confidence, "nothing changed in B");
+  });
+
+  it("the view's config shows the token's default scope; actingAs keeps the checks", async () => {
+    const g = grant("a", ["read"], ["project:a"]);
+    const view = scopedEngine(t.engine, g);
+    assert.equal(view.config.defaultScope, "project:a");
+    const other = view.actingAs("token:someone");
+    assert.ok(isDenied(await rejection(other.recall({ query: "x", scope: "project:b" })), "PROJECT_FORBIDDEN"));
+    assert.notEqual(grantKey(g), grantKey(grant("a", ["read", "write"], ["project:a"])));
+  });
+});
+
+function catchSync(fn: () => unknown): unknown {
+  try {
+    fn();
+  } catch (err) {
+    return err;
+  }
+  throw new Error("expected a throw");
+}
