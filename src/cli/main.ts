@@ -33,6 +33,8 @@ const USAGE = `hindsight — memory for coding agents
   hindsight bench perf [--n 1000,10000,100000] [--json]
   hindsight bench serve [--n 10000] [--json]
   hindsight bench team [--clients 4] [--seconds 120] [--store lancedb|qdrant] [--qdrant-url URL] [--json]
+  hindsight bench compare --locomo FILE --cases FILE [--cases FILE] [--systems hindsight,cosine,bm25,server-memory,server-memory-keywords]
+                          [--workloads locomo,regression,latency] [--n 1000,10000] [--n-hindsight 100000] [--report DIR] [--json] [--from results.json]
 
 Environment: HINDSIGHT_HOME (data folder), HINDSIGHT_MODEL_DIR (local models),
 HINDSIGHT_MODEL (embedding model id), HINDSIGHT_ALLOW_DOWNLOAD=1 (fetch models from the hub),

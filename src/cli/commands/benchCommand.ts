@@ -2,12 +2,21 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { runCompare } from "../../bench/compare/compare.js";
+import { describeMachine } from "../../bench/compare/machine.js";
+import { renderMarkdown, writeReport } from "../../bench/compare/report.js";
+import { parseSavedResult, type CompareResult } from "../../bench/compare/result.js";
+import { SYSTEM_IDS, type SystemId } from "../../bench/compare/systems.js";
+import { checkTargets } from "../../bench/compare/targets.js";
 import { CATEGORY_NAMES, parseLocomo, runLocomo } from "../../bench/locomo.js";
 import { runPerf } from "../../bench/perf.js";
 import { runServeBench } from "../../bench/serve.js";
 import { resolveConfig, type EngineConfigInput } from "../../core/config.js";
 import { HindsightError } from "../../core/errors.js";
 import type { MemoryStore } from "../../core/ports.js";
+import { parseCasesFile } from "../../eval/runner.js";
+import { hindsightStdioStarter } from "../../mcp/anchors/hindsightStdio.js";
+import { serverMemoryStarter } from "../../mcp/anchors/serverMemory.js";
 import { embedderFromEnv, systemClock } from "../../server/runtime.js";
 import { startServer } from "../../server/serve.js";
 import { LanceStore } from "../../stores/lancedb/lanceStore.js";
@@ -37,7 +46,16 @@ export async function benchCommand(argv: string[]): Promise<number> {
   if (which === "locomo") return benchLocomo(rest);
   if (which === "perf") return benchPerf(rest);
   if (which === "serve") return benchServe(rest);
-  throw new HindsightError("INVALID_INPUT", `bench: expected "locomo", "perf" or "serve", got "${which ?? ""}"`, { field: "bench" });
+  if (which === "compare") return benchCompare(rest);
+  throw new HindsightError("INVALID_INPUT", `bench: expected "locomo", "perf", "serve" or "compare", got "${which ?? ""}"`, { field: "bench" });
+}
+
+async function readLocomo(path: string, command: string): Promise<ReturnType<typeof parseLocomo>> {
+  try {
+    return parseLocomo(JSON.parse(await readFile(path, "utf8")));
+  } catch (err) {
+    throw new HindsightError("INVALID_INPUT", `${command}: cannot read ${path} as a LoCoMo file: ${(err as Error).message}`, { field: "FILE" });
+  }
 }
 
 async function benchLocomo(argv: string[]): Promise<number> {
@@ -55,12 +73,7 @@ async function benchLocomo(argv: string[]): Promise<number> {
   });
   const path = positionals[0];
   if (!path) throw new HindsightError("INVALID_INPUT", "bench locomo: give the LoCoMo JSON file", { field: "FILE" });
-  let samples;
-  try {
-    samples = parseLocomo(JSON.parse(await readFile(path, "utf8")));
-  } catch (err) {
-    throw new HindsightError("INVALID_INPUT", `bench locomo: cannot read ${path} as a LoCoMo file: ${(err as Error).message}`, { field: "FILE" });
-  }
+  const samples = await readLocomo(path, "bench locomo");
   const root = await mkdtemp(join(tmpdir(), "hindsight-locomo-"));
   try {
     const result = await runLocomo(samples, {
@@ -170,4 +183,127 @@ async function benchServe(argv: string[]): Promise<number> {
   } finally {
     await rm(root, { recursive: true, force: true });
   }
+}
+
+const WORKLOADS = ["locomo", "regression", "latency"] as const;
+
+function choices<T extends string>(value: string, allowed: readonly T[], field: string): T[] {
+  const xs = value.split(",").map((x) => x.trim()).filter((x) => x.length > 0);
+  const bad = xs.filter((x) => !(allowed as readonly string[]).includes(x));
+  if (xs.length === 0 || bad.length > 0) {
+    throw new HindsightError("INVALID_INPUT", `${field}: expected some of ${allowed.join(", ")} separated by commas, got "${value}"`, { field });
+  }
+  return [...new Set(xs)] as T[];
+}
+
+function shellWord(arg: string): string {
+  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * `hindsight bench compare --locomo FILE --cases FILE... [--report DIR] [--json]`: hindsight against
+ * plain cosine top-k, BM25 and the official MCP memory server on the same data in one run.
+ */
+async function benchCompare(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      systems: { type: "string", default: SYSTEM_IDS.join(",") },
+      workloads: { type: "string", default: WORKLOADS.join(",") },
+      locomo: { type: "string" },
+      conversations: { type: "string" },
+      k: { type: "string", default: "5,10" },
+      cases: { type: "string", multiple: true },
+      n: { type: "string", default: "1000,10000" },
+      "n-hindsight": { type: "string", default: "100000" },
+      queries: { type: "string", default: "200" },
+      writes: { type: "string", default: "100" },
+      "server-memory": { type: "string" },
+      note: { type: "string" },
+      report: { type: "string" },
+      json: { type: "boolean" },
+      from: { type: "string" },
+    },
+  });
+  if (values.from) return renderSaved(values.from, values.report, values.json ?? false);
+  const systems = choices<SystemId>(values.systems, SYSTEM_IDS, "--systems");
+  const workloads = choices(values.workloads, WORKLOADS, "--workloads");
+  const ks = numberList(values.k, "--k");
+  if (workloads.includes("locomo") && !values.locomo) throw new HindsightError("INVALID_INPUT", "bench compare: --locomo FILE is needed for the locomo workload", { field: "--locomo" });
+  if (workloads.includes("regression") && !values.cases?.length) throw new HindsightError("INVALID_INPUT", "bench compare: --cases FILE is needed for the regression workload", { field: "--cases" });
+
+  const locomo =
+    workloads.includes("locomo") && values.locomo
+      ? {
+          file: values.locomo,
+          samples: await readLocomo(values.locomo, "bench compare"),
+          ks,
+          ...(values.conversations ? { conversations: numberList(values.conversations, "--conversations")[0] as number } : {}),
+        }
+      : undefined;
+  const regression = [];
+  if (workloads.includes("regression")) {
+    for (const file of values.cases ?? []) {
+      let json: unknown;
+      try {
+        json = JSON.parse(await readFile(file, "utf8"));
+      } catch (err) {
+        throw new HindsightError("CASES_INVALID", `bench compare: cannot read ${file} as JSON: ${(err as Error).message}`, { field: "--cases" });
+      }
+      regression.push({ file, cases: parseCasesFile(json) });
+    }
+  }
+  const latency = workloads.includes("latency")
+    ? {
+        sizes: numberList(values.n, "--n"),
+        hindsightSizes: numberList(values["n-hindsight"], "--n-hindsight"),
+        queries: numberList(values.queries, "--queries")[0] as number,
+        writes: numberList(values.writes, "--writes")[0] as number,
+        k: Math.max(...ks),
+      }
+    : undefined;
+
+  const root = await mkdtemp(join(tmpdir(), "hindsight-compare-"));
+  try {
+    const usesGraph = systems.some((s) => s.startsWith("server-memory"));
+    const result = await runCompare({
+      systems,
+      ...(locomo ? { locomo } : {}),
+      ...(regression.length > 0 ? { regression } : {}),
+      ...(latency ? { latency } : {}),
+      embedder: embedderFromEnv(),
+      workDir: root,
+      openLanceStore: (dir) => new LanceStore({ dir }),
+      ...(usesGraph ? { startGraph: serverMemoryStarter(values["server-memory"]) } : {}),
+      ...(process.argv[1] ? { startHindsightMcp: hindsightStdioStarter(process.argv[1]) } : {}),
+      command: ["hindsight", "bench", "compare", ...argv].map(shellWord).join(" "),
+      machine: describeMachine(values.note ?? null),
+      now: () => new Date(),
+      onProgress: (m) => process.stderr.write(`${m}\n`),
+    });
+    return await publish(result, values.report, values.json ?? false);
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+}
+
+async function publish(result: CompareResult, reportDir: string | undefined, json: boolean): Promise<number> {
+  if (reportDir) {
+    const files = await writeReport(reportDir, result);
+    process.stderr.write(`bench compare: wrote ${files.join(", ")} to ${reportDir}\n`);
+  }
+  if (json) printJson(result);
+  else print(renderMarkdown(result));
+  return 0;
+}
+
+/** `--from results.json`: the report of a saved run rendered again (its numbers, command and machine as recorded; targets judged again). */
+async function renderSaved(path: string, reportDir: string | undefined, json: boolean): Promise<number> {
+  let saved: unknown;
+  try {
+    saved = JSON.parse(await readFile(path, "utf8"));
+  } catch (err) {
+    throw new HindsightError("INVALID_INPUT", `bench compare --from: cannot read ${path} as JSON: ${(err as Error).message}`, { field: "--from" });
+  }
+  return publish(parseSavedResult(saved, checkTargets), reportDir, json);
 }
