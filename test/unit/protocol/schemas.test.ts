@@ -1,5 +1,5 @@
 import { strict as assert } from "node:assert";
-import { LAYERS, MEMORY_TYPES as CORE_TYPES, STATUSES } from "../../../src/core/model/memory.js";
+import { LAYERS, MEMORY_TYPES as CORE_TYPES, MemoryRecordSchema, STATUSES } from "../../../src/core/model/memory.js";
 import { PROPOSAL_STATUSES as CORE_PROPOSAL_STATUSES } from "../../../src/core/model/proposal.js";
 import { MEMORY_LAYERS, MEMORY_STATUSES, MEMORY_TYPES, PROPOSAL_STATUSES } from "../../../src/protocol/constants.js";
 import { WebviewMessageSchema } from "../../../src/protocol/messages.js";
@@ -19,6 +19,10 @@ describe("protocol: schemas", () => {
     assert.deepEqual([...MEMORY_TYPES].sort(), [...CORE_TYPES].sort());
     assert.deepEqual([...MEMORY_STATUSES].sort(), [...STATUSES].sort());
     assert.deepEqual([...PROPOSAL_STATUSES].sort(), [...CORE_PROPOSAL_STATUSES].sort());
+  });
+
+  it("mirrors every field of the engine's memory record (the protocol may not import src/core, so this keeps the copy honest)", () => {
+    assert.deepEqual(Object.keys(MemorySchema.shape).sort(), Object.keys(MemoryRecordSchema.shape).sort());
   });
 
   it("parses an engine memory record, dropping fields it does not know", () => {
