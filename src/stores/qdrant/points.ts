@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
-import { searchText, type AuditEntry, type MemoryRecord, type TurnRecord } from "../../core/model/memory.js";
+import type { AuditEntry, MemoryRecord, TurnRecord } from "../../core/model/memory.js";
 import type { CompressionProposal } from "../../core/model/proposal.js";
 import type { ModelInfo } from "../../core/ports.js";
-import { indexText } from "../../core/text/tokens.js";
+import { memoryDocument, turnDocument } from "../documents.js";
 
 export type Payload = Record<string, unknown>;
 
@@ -46,34 +46,13 @@ export function collectionNames(prefix: string, model: ModelInfo | null): Collec
   };
 }
 
-/** Filterable fields as top-level payload keys (indexed); the full record as JSON so it round-trips exactly. */
+/** The shared store document as payload (filter keys indexed, the record as JSON), plus the content for Qdrant's own tools. */
 export function memoryPayload(record: MemoryRecord): Payload {
-  return {
-    id: record.id,
-    scope: record.scope,
-    layer: record.layer,
-    type: record.type,
-    status: record.status,
-    session_id: record.sessionId,
-    valid_until: record.validUntil,
-    created_at: record.createdAt,
-    // Readable in Qdrant's own tools; not used by the store.
-    content: record.content,
-    // Subject words are searchable too (as in the LanceDB store).
-    fts: indexText(`${searchText(record)} ${record.subject.startsWith("third-party:") ? "" : record.subject}`),
-    doc: JSON.stringify(record),
-  };
+  return { ...memoryDocument(record), content: record.content };
 }
 
 export function turnPayload(record: TurnRecord): Payload {
-  return {
-    id: record.id,
-    scope: record.scope,
-    status: record.status,
-    at: record.at,
-    fts: indexText(`${record.speaker ?? ""} ${record.user}`),
-    doc: JSON.stringify(record),
-  };
+  return turnDocument(record);
 }
 
 export function proposalPayload(p: CompressionProposal): Payload {
