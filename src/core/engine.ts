@@ -110,10 +110,6 @@ export class MemoryEngine {
     if (this.state.ctx) this.state.ctx = { ...this.state.ctx, llm };
   }
 
-  /** The LLM in use, if any. */
-  get llm(): LlmClient | null {
-    return this.state.llm;
-  }
 
   /** Loads the embedding model's identity and opens the store for it (refuses a store of another model). */
   async open(): Promise<void> {

@@ -9,7 +9,7 @@ import { signInTeam, signOutTeam } from "./commands/teamCommands.js";
 import { exportMemories, importMemories } from "./commands/transferCommands.js";
 import { registerMcpProvider } from "./mcpProvider.js";
 import { MemoryService } from "./memoryService.js";
-import { ServerError } from "./restClient.js";
+import { BackendError } from "./restClient.js";
 import { MementoRunHistory, registerSidebar, type SidebarHandle } from "./sidebar/index.js";
 import { MemoryStatusBar } from "./statusBar.js";
 
@@ -26,7 +26,7 @@ export interface HindsightApi {
 }
 
 function reportError(service: MemoryService, command: string, err: unknown): void {
-  const message = err instanceof ServerError ? `${err.message}${err.field ? ` (field ${err.field})` : ""}` : err instanceof Error ? err.message : String(err);
+  const message = err instanceof BackendError ? `${err.message}${err.field ? ` (field ${err.field})` : ""}` : err instanceof Error ? err.message : String(err);
   service.log.error(`${command}: ${message}`);
   void vscode.window.showErrorMessage(`Hindsight: ${message}`, "Show Logs").then((pick) => {
     if (pick) service.log.show();

@@ -45,8 +45,3 @@ export function registerMcpProvider(service: MemoryService, extensionVersion: st
   const all = vscode.Disposable.from(registration, sub, changed);
   return { dispose: () => all.dispose(), get changes() { return changes; } };
 }
-
-/** The definition the provider currently offers (for tests and the Copy MCP Config command). */
-export async function currentDefinition(service: MemoryService, extensionVersion: string): Promise<ReturnType<typeof httpDefinition>> {
-  return httpDefinition(await service.ensureEndpoint(), extensionVersion);
-}

@@ -8,7 +8,7 @@ import { CopilotLlm, pickCopilotModel } from "./copilotLlm.js";
 import type * as EngineHost from "./host/engineHost.js";
 import { channelLogger } from "./logChannel.js";
 import type { ServerEndpoint } from "./mcpDefinition.js";
-import { RestClient } from "./restClient.js";
+import { BackendError, RestClient, restRequest } from "./restClient.js";
 import { activeFolder, NO_FOLDER_SCOPE, type FolderScope } from "./scope.js";
 import { engineConfigFor, readSettings, type HindsightSettings, type SettingProblem } from "./settings.js";
 
@@ -46,7 +46,6 @@ export class MemoryService implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   /** Fires when the endpoint (address, token, mode) or the server state changes. */
   readonly onDidChange = this.changed.event;
-  private llmValue: LlmClient | null = null;
   /** Restarts, stops and settings changes, one at a time. */
   private lifecycle: Promise<unknown> = Promise.resolve();
   /** The last model download's progress per file (percent), for tests and the logs. */
@@ -291,7 +290,6 @@ export class MemoryService implements vscode.Disposable {
       llm = host.endpointLlm(s.endpointUrl, s.endpointModel, await this.context.secrets.get(LLM_KEY_SECRET));
       note = `OpenAI-compatible endpoint ${s.endpointUrl} (${s.endpointModel})`;
     }
-    this.llmValue = llm;
     this.llmNote = note;
     return llm;
   }
@@ -300,10 +298,6 @@ export class MemoryService implements vscode.Disposable {
     const llm = await this.chooseLlm();
     this.local?.engine.setLlm(llm);
     this.log.info(`extraction and summaries: ${this.llmNote}`);
-  }
-
-  get llm(): LlmClient | null {
-    return this.llmValue;
   }
 
   /** Settings changed: validate, push into the engine, restart only when the address or the store changed. */
@@ -403,11 +397,12 @@ async function checkTeamServer(url: string, token: string, scope: string): Promi
     throw new Error(`the team server ${url} is unreachable (${(err as Error).cause instanceof Error ? ((err as Error).cause as Error).message : (err as Error).message})`, { cause: err });
   }
   if (!health.ok) throw new Error(`the team server ${url} is not healthy (${health.status})`);
-  const res = await fetch(`${url}/api/v1/stats?scope=${encodeURIComponent(scope)}`, { headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(10_000) });
-  if (res.status === 401) throw new Error(`the team server ${url} refused the token (401): sign in again with a valid token`);
-  if (res.status === 403) {
-    const body = (await res.json().catch(() => ({}))) as { error?: { code?: string; message?: string } };
-    throw new Error(`the team server ${url} does not allow this token for ${scope} (403 ${body.error?.code ?? ""}): ${body.error?.message ?? "ask for a token of this project"}`);
+  try {
+    await restRequest({ url, token }, "GET", "/stats", { query: new URLSearchParams({ scope }), timeoutMs: 10_000 });
+  } catch (err) {
+    if (!(err instanceof BackendError)) throw err;
+    if (err.status === 401) throw new Error(`the team server ${url} refused the token (401): sign in again with a valid token`, { cause: err });
+    if (err.status === 403) throw new Error(`the team server ${url} does not allow this token for ${scope} (403 ${err.code}): ${err.message}`, { cause: err });
+    throw new Error(`the team server ${url} answered ${err.status || "nothing"}: ${err.message}`, { cause: err });
   }
-  if (!res.ok) throw new Error(`the team server ${url} answered ${res.status}`);
 }

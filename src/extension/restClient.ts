@@ -1,70 +1,106 @@
-import type { ServerEndpoint } from "./mcpDefinition.js";
+/** Where a memory server is: the extension's own (loopback) or a team server, and the bearer token for it. */
+export interface ServerTarget {
+  /** http://127.0.0.1:PORT or the team server's URL (no /api/v1). */
+  url: string;
+  token: string;
+}
 
-/** An error answer of the memory server: its code (UNAUTHORIZED, INVALID_INPUT, …), message and field. */
-export class ServerError extends Error {
+/** An error of the memory server (its code, message and field pass through) or of reaching it (BACKEND_UNAVAILABLE, status 0). */
+export class BackendError extends Error {
   constructor(
-    readonly status: number,
     readonly code: string,
     message: string,
+    readonly status: number,
     readonly field?: string,
   ) {
     super(message);
-    this.name = "ServerError";
+    this.name = "BackendError";
   }
 }
 
-/** The memory server's REST API (/api/v1), for the commands: the same server in local and team mode. */
-export class RestClient {
-  constructor(
-    private readonly endpoint: ServerEndpoint,
-    private readonly timeoutMs = 60_000,
-  ) {}
+export interface RequestOptions {
+  query?: URLSearchParams;
+  json?: unknown;
+  /** A raw body (JSONL to import, a cases file to run). */
+  text?: string;
+  contentType?: string;
+  timeoutMs?: number;
+}
 
-  get url(): string {
-    return this.endpoint.url;
+export interface TransportOptions {
+  fetch?: typeof fetch;
+  timeoutMs?: number;
+  /** Waits before a retry after 429 (tests shorten it). */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+const MAX_RETRIES = 2;
+const MAX_RETRY_WAIT_MS = 5000;
+
+/**
+ * One call of the REST API (/api/v1, bearer token): the body text of a 2xx answer. 429 is retried
+ * after Retry-After (at most twice); an error answer becomes a BackendError with the server's code
+ * and field; no answer at all is BACKEND_UNAVAILABLE. Used by the commands and by the sidebar.
+ */
+export async function restRequest(target: ServerTarget, method: string, path: string, options: RequestOptions = {}, transport: TransportOptions = {}): Promise<string> {
+  const fetchImpl = transport.fetch ?? fetch;
+  const sleep = transport.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const query = options.query && [...options.query.keys()].length > 0 ? `?${options.query.toString()}` : "";
+  const url = `${target.url.replace(/\/+$/, "")}/api/v1${path}${query}`;
+  const headers: Record<string, string> = { authorization: `Bearer ${target.token}`, accept: "application/json" };
+  let body: string | undefined;
+  if (options.json !== undefined) {
+    headers["content-type"] = "application/json";
+    body = JSON.stringify(options.json);
+  } else if (options.text !== undefined) {
+    headers["content-type"] = options.contentType ?? "text/plain; charset=utf-8";
+    body = options.text;
   }
-
-  private async send(method: string, path: string, body?: { json: unknown } | { text: string }): Promise<Response> {
-    const headers: Record<string, string> = { authorization: `Bearer ${this.endpoint.token}` };
-    let payload: string | undefined;
-    if (body && "json" in body) {
-      headers["content-type"] = "application/json";
-      payload = JSON.stringify(body.json);
-    } else if (body) {
-      headers["content-type"] = "text/plain; charset=utf-8";
-      payload = body.text;
-    }
+  for (let attempt = 0; ; attempt++) {
     let res: Response;
     try {
-      res = await fetch(`${this.endpoint.url.replace(/\/+$/, "")}/api/v1${path}`, { method, headers, body: payload, signal: AbortSignal.timeout(this.timeoutMs) });
+      res = await fetchImpl(url, { method, headers, body, signal: AbortSignal.timeout(options.timeoutMs ?? transport.timeoutMs ?? 60_000) });
     } catch (err) {
-      throw new ServerError(0, "UNREACHABLE", `the memory server at ${this.endpoint.url} did not answer: ${(err as Error).message}`);
+      const reason = err instanceof Error && err.name === "TimeoutError" ? "timed out" : `did not answer (${(err as Error).message})`;
+      throw new BackendError("BACKEND_UNAVAILABLE", `the memory server at ${target.url} ${reason}`, 0);
     }
-    if (!res.ok) {
-      const text = await res.text();
-      let error: { code?: string; message?: string; field?: string } = {};
-      try {
-        error = (JSON.parse(text) as { error?: typeof error }).error ?? {};
-      } catch {
-        // not JSON: keep the status line
-      }
-      throw new ServerError(res.status, error.code ?? `HTTP_${res.status}`, error.message ?? `${res.status} ${res.statusText}`, error.field);
+    const text = await res.text();
+    if (res.status === 429 && attempt < MAX_RETRIES) {
+      const seconds = Number(res.headers.get("retry-after") ?? "1");
+      await sleep(Math.min(MAX_RETRY_WAIT_MS, Math.max(100, (Number.isFinite(seconds) ? seconds : 1) * 1000)));
+      continue;
     }
-    return res;
+    if (res.ok) return text;
+    let error: { code?: unknown; message?: unknown; field?: unknown } = {};
+    try {
+      error = (JSON.parse(text) as { error?: typeof error }).error ?? {};
+    } catch {
+      // not JSON: the status says what there is to say
+    }
+    throw new BackendError(
+      typeof error.code === "string" ? error.code : "BACKEND_ERROR",
+      typeof error.message === "string" ? error.message : `${method} ${path}: HTTP ${res.status}`,
+      res.status,
+      typeof error.field === "string" ? error.field : undefined,
+    );
   }
+}
+
+/** The REST API for the commands: JSON in and out, or raw text (export, import, eval). */
+export class RestClient {
+  constructor(private readonly target: ServerTarget) {}
 
   async json<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const res = await this.send(method, path, body === undefined ? undefined : { json: body });
-    return (await res.json()) as T;
+    const text = await restRequest(this.target, method, path, body === undefined ? {} : { json: body });
+    return (text === "" ? {} : JSON.parse(text)) as T;
   }
 
-  async text(method: string, path: string, body?: string): Promise<string> {
-    const res = await this.send(method, path, body === undefined ? undefined : { text: body });
-    return res.text();
+  text(method: string, path: string, body?: string): Promise<string> {
+    return restRequest(this.target, method, path, body === undefined ? {} : { text: body });
   }
 }
 
 /** `?scope=…` for a scope. */
 export function scopeQuery(scope: string): string {
-  return `?scope=${encodeURIComponent(scope)}`;
+  return `?${new URLSearchParams({ scope }).toString()}`;
 }

@@ -19,6 +19,9 @@ import {
   type RecallResult,
   type Stats,
 } from "../../protocol/model.js";
+import { BackendError, restRequest } from "../restClient.js";
+
+export { BackendError };
 
 /** The memory server the sidebar talks to: the extension's own (local) or a team server. */
 export interface SidebarBackendTarget {
@@ -28,19 +31,6 @@ export interface SidebarBackendTarget {
   /** The scope to show (project:<id>, ...); null: the server's default scope. */
   scope: string | null;
   mode?: "local" | "team";
-}
-
-/** An error of the memory server (its code and field pass through to the webview) or of reaching it. */
-export class BackendError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-    readonly status: number,
-    readonly field?: string,
-  ) {
-    super(message);
-    this.name = "BackendError";
-  }
 }
 
 export interface BackendOptions {
@@ -71,9 +61,6 @@ const ProposalsAnswer = z.object({ proposals: z.array(ProposalSchema) });
 const ProposalAnswer = z.object({ proposal: ProposalSchema });
 const QuarantineAnswer = z.object({ memories: z.array(QuarantinedSchema) });
 const AuditAnswer = z.object({ entries: z.array(AuditEntrySchema) });
-
-const MAX_RETRIES = 2;
-const MAX_RETRY_WAIT_MS = 5000;
 
 /**
  * The memory server's REST API (/api/v1, bearer token) as the sidebar uses it. Every answer is
@@ -112,54 +99,26 @@ export class RestBackend {
     path: string,
     options: { query?: URLSearchParams; json?: unknown; text?: string; timeoutMs?: number } = {},
   ): Promise<z.output<S>> {
-    const query = options.query && [...options.query.keys()].length > 0 ? `?${options.query.toString()}` : "";
-    const url = `${this.base()}${path}${query}`;
-    const headers: Record<string, string> = { authorization: `Bearer ${this.target.token}`, accept: "application/json" };
-    let body: string | undefined;
-    if (options.json !== undefined) {
-      headers["content-type"] = "application/json";
-      body = JSON.stringify(options.json);
-    } else if (options.text !== undefined) {
-      headers["content-type"] = "application/json";
-      body = options.text;
+    const text = await restRequest(
+      this.target,
+      method,
+      path,
+      { ...options, contentType: "application/json", timeoutMs: options.timeoutMs ?? this.timeoutMs },
+      { fetch: this.fetchImpl, sleep: this.sleep },
+    );
+    let json: unknown;
+    try {
+      json = text === "" ? {} : JSON.parse(text);
+    } catch {
+      throw new BackendError("BACKEND_ERROR", `${method} ${path}: the server answered with something that is not JSON`, 200);
     }
-    for (let attempt = 0; ; attempt++) {
-      let res: Response;
-      try {
-        res = await this.fetchImpl(url, { method, headers, body, signal: AbortSignal.timeout(options.timeoutMs ?? this.timeoutMs) });
-      } catch (err) {
-        const reason = err instanceof Error && err.name === "TimeoutError" ? "timed out" : `did not answer (${(err as Error).message})`;
-        throw new BackendError("BACKEND_UNAVAILABLE", `the memory server at ${this.target.url} ${reason}`, 0);
-      }
-      const text = await res.text();
-      if (res.status === 429 && attempt < MAX_RETRIES) {
-        const seconds = Number(res.headers.get("retry-after") ?? "1");
-        await this.sleep(Math.min(MAX_RETRY_WAIT_MS, Math.max(100, (Number.isFinite(seconds) ? seconds : 1) * 1000)));
-        continue;
-      }
-      let json: unknown;
-      try {
-        json = text === "" ? {} : JSON.parse(text);
-      } catch {
-        throw new BackendError("BACKEND_ERROR", `${method} ${path}: the server answered ${res.status} with something that is not JSON`, res.status);
-      }
-      if (!res.ok) {
-        const error = (json as { error?: { code?: unknown; message?: unknown; field?: unknown } }).error ?? {};
-        throw new BackendError(
-          typeof error.code === "string" ? error.code : "BACKEND_ERROR",
-          typeof error.message === "string" ? error.message : `${method} ${path}: HTTP ${res.status}`,
-          res.status,
-          typeof error.field === "string" ? error.field : undefined,
-        );
-      }
-      const parsed = schema.safeParse(json);
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0];
-        const field = issue ? issue.path.map(String).join(".") : "";
-        throw new BackendError("BACKEND_ERROR", `${method} ${path}: unexpected answer from the server at ${field || "(root)"}: ${issue?.message ?? "invalid"}`, res.status, field || undefined);
-      }
-      return parsed.data;
+    const parsed = schema.safeParse(json);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const field = issue ? issue.path.map(String).join(".") : "";
+      throw new BackendError("BACKEND_ERROR", `${method} ${path}: unexpected answer from the server at ${field || "(root)"}: ${issue?.message ?? "invalid"}`, 200, field || undefined);
     }
+    return parsed.data;
   }
 
   /** How many memories match (no memory is read or sent when there is no text). */

@@ -7,6 +7,7 @@ import { fmtMs, fmtNum, fmtTime, LAYER_NAMES, TYPE_NAMES } from "../format.js";
 import { bar } from "../ui/bar.js";
 import { lineChart } from "../ui/chart.js";
 import { ViewElement } from "../ui/element.js";
+import { errorBanner } from "../ui/banner.js";
 
 type Activity = Result<"activity.get">;
 
@@ -93,7 +94,7 @@ export class HsActivity extends ViewElement {
     const s = d.stats;
     const r = s.recall;
     return html`
-      ${this.error ? html`<div class="error-banner" role="alert"><span class="codicon codicon-error" aria-hidden="true"></span>${this.error}</div>` : nothing}
+      ${errorBanner(this.error)}
       <section aria-labelledby="h-stats">
         <h3 id="h-stats">Memories in ${s.scope}</h3>
         <p class="stat-line"><strong>${fmtNum(s.total)}</strong> stored · <strong>${fmtNum(s.byStatus.active ?? 0)}</strong> active</p>

@@ -7,6 +7,7 @@ import { loadState, rpc, saveState } from "../context.js";
 import { fmtAgo, fmtNum, fmtScore, LAYER_NAMES, TYPE_NAMES } from "../format.js";
 import { ViewElement } from "../ui/element.js";
 import "./memoryDetail.js";
+import { errorBanner } from "../ui/banner.js";
 
 /** Every row has this height (px): the virtual list places row i at i × ROW_H. */
 export const ROW_H = 44;
@@ -477,7 +478,7 @@ export class HsMemories extends ViewElement {
           ${this.loading && !this.groups ? "Loading…" : html`${fmtNum(this.total)} ${this.total === 1 ? "memory" : "memories"}${this.text ? html` matching “${this.text}”` : nothing}`}
           ${this.loading ? html`<vscode-progress-ring class="inline-ring" aria-label="Loading"></vscode-progress-ring>` : nothing}
         </div>
-        ${this.error ? html`<div class="error-banner" role="alert"><span class="codicon codicon-error" aria-hidden="true"></span>${this.error}</div>` : nothing}
+        ${errorBanner(this.error)}
         ${this.groups && this.groups.length === 0 && !this.loading
           ? html`<p class="empty">${this.text ? "No memory matches this search." : "No memories with these statuses yet."}</p>`
           : nothing}

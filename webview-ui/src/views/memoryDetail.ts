@@ -6,6 +6,7 @@ import { fmtScore, fmtTime, LAYER_NAMES, TYPE_NAMES } from "../format.js";
 import { RpcError } from "../rpc.js";
 import "../ui/confirm.js";
 import { LightElement } from "../ui/element.js";
+import { errorBanner } from "../ui/banner.js";
 
 const RELATION_NAMES: Record<MemoryLink["relation"], string> = {
   supersedes: "Supersedes",
@@ -273,7 +274,7 @@ export class HsMemoryDetail extends LightElement {
             `
           : nothing}
       </div>
-      ${this.error ? html`<div class="error-banner" role="alert"><span class="codicon codicon-error" aria-hidden="true"></span>${this.error}</div>` : nothing}
+      ${errorBanner(this.error)}
       ${this.notice ? html`<div class="notice" role="status">${this.notice}</div>` : nothing}
       ${!d
         ? this.error

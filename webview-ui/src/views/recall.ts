@@ -5,6 +5,7 @@ import { loadState, rpc, saveState } from "../context.js";
 import { fmtMs, fmtScore, LAYER_NAMES, TYPE_NAMES } from "../format.js";
 import { bar } from "../ui/bar.js";
 import { ViewElement } from "../ui/element.js";
+import { errorBanner } from "../ui/banner.js";
 
 type RecallAnswer = Result<"recall.run">;
 
@@ -140,7 +141,7 @@ export class HsRecall extends ViewElement {
         <vscode-button class="run-recall" icon="search" ?disabled=${this.busy} @click=${() => void this.run()}>Recall</vscode-button>
       </form>
       ${this.busy ? html`<vscode-progress-ring class="inline-ring" aria-label="Recalling"></vscode-progress-ring>` : nothing}
-      ${this.error ? html`<div class="error-banner" role="alert"><span class="codicon codicon-error" aria-hidden="true"></span>${this.error}</div>` : nothing}
+      ${errorBanner(this.error)}
       ${this.result ? this.renderResult(this.result) : html`<p class="muted hint">Runs the same recall the agent runs (it also counts as an access).</p>`}`;
   }
 }

@@ -6,6 +6,7 @@ import { fmtScore, fmtTime, TYPE_NAMES } from "../format.js";
 import "../ui/confirm.js";
 import { wordDiff } from "../ui/diff.js";
 import { ViewElement } from "../ui/element.js";
+import { errorBanner } from "../ui/banner.js";
 
 type Review = Result<"review.get">;
 
@@ -172,7 +173,7 @@ export class HsReview extends ViewElement {
   override render() {
     const d = this.data;
     return html`
-      ${this.error ? html`<div class="error-banner" role="alert"><span class="codicon codicon-error" aria-hidden="true"></span>${this.error}</div>` : nothing}
+      ${errorBanner(this.error)}
       ${this.notice ? html`<div class="notice" role="status">${this.notice}</div>` : nothing}
       ${!d
         ? this.error

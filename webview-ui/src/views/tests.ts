@@ -5,6 +5,7 @@ import { fmtMs, fmtNum, fmtTime } from "../format.js";
 import { passFailBar } from "../ui/bar.js";
 import { lineChart } from "../ui/chart.js";
 import { ViewElement } from "../ui/element.js";
+import { errorBanner } from "../ui/banner.js";
 
 const CHART_RUNS = 30;
 
@@ -119,7 +120,7 @@ export class HsTests extends ViewElement {
 
   override render() {
     return html`
-      ${this.error ? html`<div class="error-banner" role="alert"><span class="codicon codicon-error" aria-hidden="true"></span>${this.error}</div>` : nothing}
+      ${errorBanner(this.error)}
       <section aria-labelledby="h-suites">
         <h3 id="h-suites">Regression suites</h3>
         ${this.suites === null
