@@ -3,6 +3,7 @@ import type { EngineConfigInput } from "../core/config.js";
 import { HindsightError } from "../core/errors.js";
 import type { Clock, MemoryStore } from "../core/ports.js";
 import type { RecallResult } from "../core/recall/types.js";
+import type { WriteResult } from "../core/write/writer.js";
 import { parseInput } from "../core/validate.js";
 import { CasesFileSchema, LAYER_ALIASES, type Case, type CasesFile, type Expect, type Matcher, type Step } from "./cases.js";
 
@@ -11,6 +12,8 @@ export interface CaseResult {
   category: string;
   pass: boolean;
   failures: string[];
+  /** What each write and ingest did (action, type, reason): for reading a failure, not for judging it. */
+  trace: string[];
 }
 
 export interface EvalReport {
@@ -64,12 +67,13 @@ async function runCase(c: Case, env: EvalEnvironment): Promise<CaseResult> {
   const store = await env.newStore(c.id);
   const engine = new MemoryEngine({ store, embedder: env.embedder, clock }, { ...env.config, defaultScope: c.scope, actor: "eval" });
   const failures: string[] = [];
+  const trace: string[] = [];
   try {
     await engine.open();
     for (const [i, step] of c.steps.entries()) {
       clock.set(Date.parse(step.at));
       try {
-        failures.push(...(await runStep(engine, step)).map((f) => `step ${i + 1}: ${f}`));
+        failures.push(...(await runStep(engine, step, (line) => trace.push(`step ${i + 1}: ${line}`))).map((f) => `step ${i + 1}: ${f}`));
       } catch (err) {
         failures.push(`step ${i + 1}: error ${(err as Error).message}`);
       }
@@ -78,10 +82,15 @@ async function runCase(c: Case, env: EvalEnvironment): Promise<CaseResult> {
     await engine.close();
     await env.disposeStore?.(store);
   }
-  return { id: c.id, category: c.category, pass: failures.length === 0, failures };
+  return { id: c.id, category: c.category, pass: failures.length === 0, failures, trace };
 }
 
-async function runStep(engine: MemoryEngine, step: Step): Promise<string[]> {
+function traced(r: WriteResult): string {
+  const m = r.memory;
+  return `${r.action} ${m ? `${m.type}/${m.layer} ` : ""}"${m?.content ?? ""}" (${r.reason})`;
+}
+
+async function runStep(engine: MemoryEngine, step: Step, trace: (line: string) => void): Promise<string[]> {
   const expect = step.expect ?? {};
   if (step.write) {
     const w = step.write;
@@ -93,11 +102,14 @@ async function runStep(engine: MemoryEngine, step: Step): Promise<string[]> {
       validUntil: w.valid_until === undefined ? undefined : w.valid_until === null ? null : new Date(Date.parse(w.valid_until)).toISOString(),
       scope: w.scope,
     });
+    trace(traced(r));
     if (expect.flagged !== undefined && r.flagged !== expect.flagged) return [`flagged: expected ${expect.flagged}, got ${r.flagged} (${r.action}: ${r.reason})`];
     return [];
   }
   if (step.ingest) {
-    await engine.ingest({ user: step.ingest.user, assistant: step.ingest.assistant, scope: step.ingest.scope });
+    const r = await engine.ingest({ user: step.ingest.user, assistant: step.ingest.assistant, scope: step.ingest.scope });
+    if (r.results.length === 0) trace("ingest: nothing extracted");
+    for (const w of r.results) trace(`ingest: ${traced(w)}`);
     return [];
   }
   if (step.forget) {

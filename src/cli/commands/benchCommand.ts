@@ -11,7 +11,7 @@ import { checkTargets } from "../../bench/compare/targets.js";
 import { CATEGORY_NAMES, parseLocomo, runLocomo } from "../../bench/locomo.js";
 import { runPerf } from "../../bench/perf.js";
 import { runServeBench } from "../../bench/serve.js";
-import { resolveConfig, type EngineConfigInput } from "../../core/config.js";
+import { parseConfigOverride } from "./configOverride.js";
 import { HindsightError } from "../../core/errors.js";
 import type { MemoryStore } from "../../core/ports.js";
 import { parseCasesFile } from "../../eval/runner.js";
@@ -29,16 +29,6 @@ function numberList(value: string, field: string): number[] {
     throw new HindsightError("INVALID_INPUT", `${field}: expected positive integers separated by commas, got "${value}"`, { field });
   }
   return xs;
-}
-
-/** `--config '{"weights":{"timeDecay":0}}'`: engine configuration overrides, for ablations. */
-function parseConfigOverride(text: string): EngineConfigInput {
-  try {
-    return resolveConfig(JSON.parse(text)) as EngineConfigInput;
-  } catch (err) {
-    if (HindsightError.is(err)) throw err;
-    throw new HindsightError("INVALID_INPUT", `--config: not valid JSON: ${(err as Error).message}`, { field: "--config" });
-  }
 }
 
 export async function benchCommand(argv: string[]): Promise<number> {

@@ -9,6 +9,7 @@ import { embedderFromEnv } from "../../server/runtime.js";
 import { LanceStore } from "../../stores/lancedb/lanceStore.js";
 import { InMemoryStore } from "../../stores/memory/memoryStore.js";
 import { print, printJson } from "../output.js";
+import { parseConfigOverride } from "./configOverride.js";
 
 interface Baseline {
   passed: number;
@@ -19,7 +20,14 @@ export async function evalCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { json: { type: "boolean" }, store: { type: "string", default: "lancedb" }, gate: { type: "string" } },
+    options: {
+      json: { type: "boolean" },
+      store: { type: "string", default: "lancedb" },
+      gate: { type: "string" },
+      trace: { type: "boolean" },
+      case: { type: "string", multiple: true },
+      config: { type: "string" },
+    },
   });
   const path = positionals[0];
   if (!path) throw new HindsightError("INVALID_INPUT", "eval: give the cases file to run, e.g. hindsight eval ../shared/eval/cases.public.json", { field: "FILE" });
@@ -29,7 +37,9 @@ export async function evalCommand(argv: string[]): Promise<number> {
   } catch (err) {
     throw new HindsightError("CASES_INVALID", `eval: cannot read ${path} as JSON: ${(err as Error).message}`, { field: "FILE" });
   }
-  const file = parseCasesFile(json);
+  const parsed = parseCasesFile(json);
+  const only = values.case ?? [];
+  const file = only.length === 0 ? parsed : { ...parsed, cases: parsed.cases.filter((c) => only.some((id) => c.id.includes(id))) };
   const root = await mkdtemp(join(tmpdir(), "hindsight-eval-"));
   const dirs = new Map<MemoryStore, string>();
   try {
@@ -37,6 +47,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
       file,
       {
         embedder: embedderFromEnv(),
+        ...(values.config ? { config: parseConfigOverride(values.config) } : {}),
         newStore: async (id) => {
           if (values.store === "memory") return new InMemoryStore();
           const dir = join(root, id.replace(/[^a-z0-9_-]/gi, "_"));
@@ -49,7 +60,12 @@ export async function evalCommand(argv: string[]): Promise<number> {
           if (dir) await rm(dir, { recursive: true, force: true });
         },
       },
-      values.json ? undefined : (r: CaseResult) => print(r.pass ? `PASS ${r.id}` : `FAIL ${r.id}: ${r.failures.join("; ")}`),
+      values.json
+        ? undefined
+        : (r: CaseResult) => {
+            print(r.pass ? `PASS ${r.id}` : `FAIL ${r.id}: ${r.failures.join("; ")}`);
+            if (values.trace && !r.pass) for (const line of r.trace) print(`    ${line}`);
+          },
     );
     if (values.json) {
       printJson(report);
