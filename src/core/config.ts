@@ -21,9 +21,9 @@ export const EngineConfigSchema = z.object({
       textCandidates: z.number().int().min(1).max(200).default(20),
       /** Candidates whose evidence of relevance is below this are dropped: an unrelated query recalls nothing. */
       relevanceFloor: weight(0.3),
-      /** Cosine similarity mapped to [0,1] evidence: (cos - low) / (high - low). */
-      cosineLow: z.number().min(-1).max(1).default(0.15),
-      cosineHigh: z.number().min(-1).max(1).default(0.65),
+      /** Cosine similarity mapped to [0,1] evidence: (cos - low) / (high - low). Unset: the embedding model's profile decides. */
+      cosineLow: z.number().min(-1).max(1).optional(),
+      cosineHigh: z.number().min(-1).max(1).optional(),
       /** Blend of the fused relevance: vector evidence, full-text rank evidence, query-term coverage. */
       fusion: z.object({ vector: weight(0.45), fullText: weight(0.35), coverage: weight(0.2) }).prefault({}),
       fallbackToL0: z.boolean().default(true),
@@ -31,6 +31,12 @@ export const EngineConfigSchema = z.object({
       candidateSources: z.array(z.enum(["vector", "fullText"])).min(1).default(["vector", "fullText"]),
       /** A memory whose source turns are all covered by better-ranked results is moved behind the others: k results, k different things. */
       diversify: z.boolean().default(true),
+      /**
+       * Use (access boost) only reorders memories of about the same relevance: it never lifts a memory
+       * over one whose relevance is more than this much higher, so a popular but unrelated memory
+       * cannot outrank the one the query is about. In relevance units (0-1); 0: use never overrides relevance.
+       */
+      accessMargin: weight(0.05),
       /** Cross-encoder (when one is configured): how many of the best fused candidates it rescores, and its time budget. */
       rerankCandidates: z.number().int().min(1).max(100).default(30),
       rerankBudgetMs: z.number().int().min(1).max(60_000).default(300),
@@ -40,10 +46,10 @@ export const EngineConfigSchema = z.object({
     .prefault({}),
   write: z
     .object({
-      /** Same scope and type with at least this similarity and no changed value: a restatement. */
-      dedupSimilarity: weight(0.9),
-      /** Below this similarity two statements are about different things and cannot contradict. */
-      topicSimilarity: weight(0.62),
+      /** Same scope and type with at least this similarity and no changed value: a restatement. Unset: the model's profile decides. */
+      dedupSimilarity: z.number().min(0).max(1).optional(),
+      /** Below this similarity two statements are about different things and cannot contradict. Unset: the model's profile decides. */
+      topicSimilarity: z.number().min(0).max(1).optional(),
       /** Same, for CJK text (lexical Dice over words). */
       topicSimilarityCjk: weight(0.4),
       /** Contradictions closer in time than this with equal confidence are undecidable: both stay, flagged. */

@@ -1,5 +1,6 @@
 import type { EngineConfig } from "./config.js";
-import type { Clock, Embedder, LlmClient, Logger, MemoryStore, ModelInfo, Reranker } from "./ports.js";
+import { thresholds, type Thresholds } from "./model/profiles.js";
+import type { Clock, EmbedKind, Embedder, LlmClient, Logger, MemoryStore, ModelInfo, Reranker } from "./ports.js";
 
 /** Everything a pipeline stage needs, resolved once when the engine opens. */
 export interface EngineContext {
@@ -23,8 +24,13 @@ export const silentLogger: Logger = {
   error: () => undefined,
 };
 
-export async function embedOne(ctx: EngineContext, text: string): Promise<Float32Array> {
-  const [v] = await ctx.embedder.embed([text]);
+export async function embedOne(ctx: EngineContext, text: string, kind: EmbedKind = "passage"): Promise<Float32Array> {
+  const [v] = await ctx.embedder.embed([text], kind);
   if (!v) throw new Error("embedder returned no vector");
   return v;
+}
+
+/** Similarity thresholds for the model this engine reads vectors with, with configuration on top. */
+export function thresholdsOf(ctx: Pick<EngineContext, "config" | "model">): Thresholds {
+  return thresholds(ctx.config, ctx.model.id);
 }

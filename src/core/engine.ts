@@ -25,7 +25,7 @@ import { listConflicts, type ConflictPair } from "./ops/conflicts.js";
 import { resolveConflict, type ConflictKeep, type ResolveConflictResult } from "./ops/resolveConflict.js";
 import { editMemory, parseEditPatch, pinMemory, type EditPatch, type EditResult } from "./ops/edit.js";
 import { exportJsonl, importJsonl, type ImportProgress, type ImportResult } from "./ops/jsonl.js";
-import { deleteQuarantined, listQuarantined, releaseQuarantined } from "./ops/quarantine.js";
+import { deleteQuarantined, listQuarantined, releaseQuarantined, type ReleaseResult } from "./ops/quarantine.js";
 import { LatencyWindow, scopeStats, type EngineStats } from "./ops/stats.js";
 import type { CompressionProposal, ProposalStatus } from "./model/proposal.js";
 import type { Clock, Embedder, LlmClient, Logger, MemoryStore, ModelInfo, Reranker } from "./ports.js";
@@ -161,7 +161,10 @@ export class MemoryEngine {
     return this.context().model;
   }
 
-  /** An explicit memory from an agent or user (the memory_write path). */
+  /**
+   * An explicit memory from an agent or user (the memory_write path). `replaces` names active
+   * memories of the same scope it replaces (INVALID_INPUT on `replaces` otherwise, nothing written).
+   */
   async write(input: WriteInput, options: CallOptions = {}): Promise<WriteResult> {
     const p = parseInput(WriteInputSchema, input, "write");
     return this.mutations.run(() => writeMemory(this.context(options), {
@@ -176,6 +179,7 @@ export class MemoryEngine {
       pinned: p.pinned,
       sessionId: p.sessionId,
       source: p.source ?? "agent",
+      replaces: p.replaces,
     }));
   }
 
@@ -307,10 +311,11 @@ export class MemoryEngine {
   }
 
   /**
-   * Releases a quarantined memory: a person decided, so the guard is not run again; it becomes
-   * active and recallable, statusReason says "released by <actor>". Not quarantined: INVALID_INPUT (id); unknown: NOT_FOUND.
+   * Releases a quarantined memory: a person decided, so it becomes active and recallable,
+   * statusReason says "released by <actor>", and `guard` is the guard's verdict now (shown, not
+   * obeyed). A secret in it is GUARD_REFUSED. Not quarantined: INVALID_INPUT (id); unknown: NOT_FOUND.
    */
-  async releaseQuarantined(id: string, options: CallOptions = {}): Promise<MemoryRecord> {
+  async releaseQuarantined(id: string, options: CallOptions = {}): Promise<ReleaseResult> {
     const memoryId = parseInput(IdSchema, id, "id");
     return this.mutations.run(() => releaseQuarantined(this.context(options), memoryId));
   }

@@ -19,9 +19,13 @@ export interface ModelInfo {
 }
 
 /** Sentence embeddings: one L2-normalised vector per text, in input order. */
+/** A query is embedded differently from a stored passage by models trained that way (E5's "query: " / "passage: "). */
+export type EmbedKind = "query" | "passage";
+
 export interface Embedder {
   info(): Promise<ModelInfo>;
-  embed(texts: string[]): Promise<Float32Array[]>;
+  /** kind defaults to "passage": everything stored is a passage, only recall and forget queries are queries. */
+  embed(texts: string[], kind?: EmbedKind): Promise<Float32Array[]>;
 }
 
 /** Optional cross-encoder: one relevance score in [0, 1] per document, in input order. */

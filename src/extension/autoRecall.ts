@@ -61,7 +61,7 @@ export class AutoRecall implements vscode.Disposable {
       }
       const profile = await this.service.profile(folder.scope);
       if (profile === null) continue;
-      const text = renderInstructions(folder.scope, profile);
+      const text = await renderInstructions(folder.scope, profile);
       if (text === existing) continue;
       await mkdir(dirname(path), { recursive: true });
       await writeFile(path, text, "utf8");

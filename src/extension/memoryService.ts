@@ -132,7 +132,7 @@ export class MemoryService implements vscode.Disposable {
 
   private modelIsLocal(): boolean {
     const dir = this.settingsValue.modelPath;
-    return dir !== "" && existsSync(join(dir, "Xenova", "all-MiniLM-L6-v2", "config.json"));
+    return dir !== "" && existsSync(join(dir, ...this.settingsValue.embeddingModel.split("/"), "config.json"));
   }
 
   private async start(): Promise<ServerEndpoint> {
@@ -148,6 +148,7 @@ export class MemoryService implements vscode.Disposable {
       const options: EngineHost.LocalMemoryOptions = {
         storePath: this.storePath,
         modelPath: this.settingsValue.modelPath || undefined,
+        modelId: this.settingsValue.embeddingModel,
         allowDownload: this.settingsValue.allowModelDownload,
         ...(this.settingsValue.modelMirrorUrl ? { remoteHost: this.settingsValue.modelMirrorUrl } : {}),
         cacheDir: host.modelCacheDir(this.context.globalStorageUri.fsPath),
@@ -180,8 +181,8 @@ export class MemoryService implements vscode.Disposable {
     const where = s.modelPath ? `the folder in hindsight.modelPath (${s.modelPath})` : "no local folder (hindsight.modelPath is empty)";
     const download = s.allowModelDownload ? `the download from ${s.modelMirrorUrl || "https://huggingface.co/"} failed` : "downloads are off (hindsight.allowModelDownload)";
     return new Error(
-      `the embedding model Xenova/all-MiniLM-L6-v2 could not be loaded from ${where}, and ${download}. ` +
-        `Set hindsight.modelPath to a folder holding Xenova/all-MiniLM-L6-v2/config.json, tokenizer.json and onnx/model_quantized.onnx, ` +
+      `the embedding model ${s.embeddingModel} could not be loaded from ${where}, and ${download}. ` +
+        `Set hindsight.modelPath to a folder holding ${s.embeddingModel}/config.json, tokenizer.json and onnx/model_quantized.onnx, ` +
         `or allow the download (hindsight.allowModelDownload, hindsight.modelMirrorUrl). Details: ${err.message}`,
       { cause: err },
     );
@@ -316,6 +317,7 @@ export class MemoryService implements vscode.Disposable {
       before.serverPort !== settings.serverPort ||
       before.storagePath !== settings.storagePath ||
       before.modelPath !== settings.modelPath ||
+      before.embeddingModel !== settings.embeddingModel ||
       before.modelMirrorUrl !== settings.modelMirrorUrl ||
       before.allowModelDownload !== settings.allowModelDownload ||
       before.mode !== settings.mode ||

@@ -7,6 +7,8 @@ import { HindsightError } from "../core/errors.js";
 export interface HindsightSettings {
   storagePath: string;
   modelPath: string;
+  /** The embedding model: multilingual E5 (default) or English-only MiniLM. */
+  embeddingModel: string;
   allowModelDownload: boolean;
   modelMirrorUrl: string;
   serverPort: number;
@@ -30,6 +32,7 @@ const Weights = z.object({ relevance: z.number().min(0).max(1), confidence: z.nu
 const SETTINGS = {
   storagePath: ["storagePath", z.string(), ""],
   modelPath: ["modelPath", z.string(), ""],
+  embeddingModel: ["embeddingModel", z.enum(["Xenova/multilingual-e5-small", "Xenova/all-MiniLM-L6-v2"]), "Xenova/multilingual-e5-small"],
   allowModelDownload: ["allowModelDownload", z.boolean(), true],
   modelMirrorUrl: ["modelMirrorUrl", z.union([z.literal(""), z.url({ protocol: /^https?$/ })]), ""],
   serverPort: ["server.port", z.number().int().min(0).max(65535), 0],
@@ -102,6 +105,7 @@ export function readSettings(get: (key: string) => unknown): { settings: Hindsig
     settings: {
       storagePath: value("storagePath") as string,
       modelPath: value("modelPath") as string,
+      embeddingModel: value("embeddingModel") as string,
       allowModelDownload: value("allowModelDownload") as boolean,
       modelMirrorUrl: value("modelMirrorUrl") as string,
       serverPort: value("serverPort") as number,

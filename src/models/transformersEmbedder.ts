@@ -1,9 +1,11 @@
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { HindsightError } from "../core/errors.js";
-import type { Embedder, ModelInfo } from "../core/ports.js";
+import { MULTILINGUAL_E5_SMALL, profileFor } from "../core/model/profiles.js";
+import type { EmbedKind, Embedder, ModelInfo } from "../core/ports.js";
 
-export const DEFAULT_EMBEDDING_MODEL = "Xenova/all-MiniLM-L6-v2";
+/** Multilingual by default: Chinese and English memories are found by meaning, and across languages. */
+export const DEFAULT_EMBEDDING_MODEL = MULTILINGUAL_E5_SMALL;
 
 export interface TransformersEmbedderOptions {
   modelId?: string;
@@ -40,9 +42,12 @@ export class TransformersEmbedder implements Embedder {
     return (await this.load()).info;
   }
 
-  async embed(texts: string[]): Promise<Float32Array[]> {
-    if (texts.length === 0) return [];
+  async embed(input: string[], kind: EmbedKind = "passage"): Promise<Float32Array[]> {
+    if (input.length === 0) return [];
     const { extract, info } = await this.load();
+    const profile = profileFor(this.modelId);
+    const prefix = kind === "query" ? profile.queryPrefix : profile.passagePrefix;
+    const texts = prefix === "" ? input : input.map((t) => prefix + t);
     const batch = this.options.batchSize ?? 32;
     const run = async () => {
       const out: Float32Array[] = [];

@@ -87,7 +87,7 @@ describe("integration: the hindsight CLI", function () {
     assert.equal(r.memories[0]?.id, id);
     assert.equal(r.memories[0]?.content, "The staging database runs Postgres 16.");
     assert.deepEqual(Object.keys(r.memories[0]!.factors).sort(), ["accessBoost", "confidence", "relevance", "timeDecay"]);
-    assert.equal(r.text, "- (fact, confidence 0.80) The staging database runs Postgres 16.");
+    assert.equal(r.text, `- [id ${id}] (fact, confidence 0.80) The staging database runs Postgres 16.`);
 
     const listed = await cli(["list", "--scope", "project:t"]);
     assert.equal(listed.code, 0, errors(listed.stderr));
@@ -105,6 +105,36 @@ describe("integration: the hindsight CLI", function () {
     assert.match(after.stdout, /^0 memories$/m);
     const none = await cli(["recall", "Which Postgres version does staging run?", "--scope", "project:t", "--json"]);
     assert.deepEqual((JSON.parse(none.stdout) as { memories: unknown[] }).memories, []);
+  });
+
+  it("remember --replaces (repeatable) supersedes ids shown by recall; a bad id fails and writes nothing", async () => {
+    const idOf = (r: Run) => /^added (\S+): /.exec(r.stdout)?.[1];
+    const a = idOf(await cli(["remember", "The weekly sync is on Mondays at 10:00.", "--type", "fact", "--scope", "project:t"]));
+    const b = idOf(await cli(["remember", "The weekly sync uses the Huddle room.", "--type", "fact", "--scope", "project:t"]));
+    const other = idOf(await cli(["remember", "The weekly sync is on Fridays.", "--type", "fact", "--scope", "project:other"]));
+    assert.ok(a && b && other);
+    const recalled = await cli(["recall", "When is the weekly sync?", "--scope", "project:t"]);
+    assert.match(recalled.stdout, new RegExp(`^- \\[id ${a}\\] \\(fact, confidence 0\\.80\\) The weekly sync is on Mondays at 10:00\\.$`, "m"));
+
+    const bad = await cli(["remember", "The weekly sync moved to Tuesdays, online.", "--replaces", a, "--replaces", other, "--scope", "project:t"]);
+    assert.notEqual(bad.code, 0);
+    assert.equal(bad.stdout, "");
+    assert.match(errors(bad.stderr), new RegExp(`^hindsight: INVALID_INPUT: replaces: no memory with id ${other} in scope project:t$`, "m"));
+    assert.match((await cli(["list", "--scope", "project:t"])).stdout, /^2 memories$/m);
+
+    const w = await cli(["remember", "The weekly sync moved to Tuesdays, online.", "--replaces", a, "--replaces", b, "--scope", "project:t", "--json"]);
+    assert.equal(w.code, 0, errors(w.stderr));
+    const written = JSON.parse(w.stdout) as { id: string; action: string; supersedes: string[]; decidedBy: string };
+    assert.equal(written.action, "superseded");
+    assert.deepEqual(written.supersedes, [a, b]);
+    assert.equal(written.decidedBy, "caller");
+    const all = await cli(["list", "--all", "--json", "--scope", "project:t"]);
+    const byId = new Map((JSON.parse(all.stdout) as Array<{ id: string; status: string; supersededBy: string | null }>).map((m) => [m.id, m]));
+    assert.equal(byId.get(a)?.status, "superseded");
+    assert.equal(byId.get(b)?.supersededBy, written.id);
+    assert.equal(byId.get(written.id)?.status, "active");
+    const text = await cli(["remember", "The weekly sync has a shared agenda doc.", "--replaces", written.id, "--scope", "project:t"]);
+    assert.match(text.stdout, new RegExp(`^superseded \\S+: the caller named the memories it replaces \\(supersedes ${written.id}; decided by the caller\\)\\n$`));
   });
 
   it('remember "" fails with a clear error and a non-zero exit', async () => {

@@ -116,6 +116,39 @@ describe("integration: hindsight serve over HTTP (in-memory store, fake embedder
       assert.equal(byQuery.json.forgotten, 1);
     });
 
+    it("POST /memories with replaces: the named memory is superseded, decidedBy says caller; bad ids are 400 on replaces", async () => {
+      const { base } = await serve();
+      const post = (body: unknown) => http(base, "POST", "/api/v1/memories", { token: TOKEN, body });
+      const old = await post({ content: "Invoices are sent on the 1st of the month.", type: "fact" });
+      assert.equal(old.json.decidedBy, "rules");
+      const other = await post({ content: "Invoices are sent on the 5th of the month.", type: "fact", scope: "project:other" });
+      const recalled = await http(base, "POST", "/api/v1/recall", { token: TOKEN, body: { query: "When are invoices sent?" } });
+      const shown = /\[id (\S+)\]/.exec(recalled.json.text)?.[1];
+      assert.equal(shown, old.json.id, recalled.json.text);
+
+      const content = "Invoices are sent on the last working day of the month.";
+      assertError(await post({ content, replaces: ["missing"] }), 400, "INVALID_INPUT", "replaces");
+      const cross = await post({ content, replaces: [other.json.id] });
+      assertError(cross, 400, "INVALID_INPUT", "replaces");
+      assert.match(cross.json.error.message, new RegExp(`no memory with id ${other.json.id} in scope project:test`));
+      assertError(await post({ content, replaces: "not-a-list" }), 400, "INVALID_INPUT", "replaces");
+      assert.equal((await http(base, "GET", "/api/v1/memories", { token: TOKEN })).json.count, 1, "a refused write stored nothing");
+
+      const w = await post({ content, type: "fact", replaces: [shown] });
+      assert.equal(w.status, 201, w.text);
+      assert.equal(w.json.action, "superseded");
+      assert.deepEqual(w.json.supersedes, [old.json.id]);
+      assert.equal(w.json.decidedBy, "caller");
+      const gone = await http(base, "GET", `/api/v1/memories/${old.json.id}`, { token: TOKEN });
+      assert.equal(gone.json.memory.status, "superseded");
+      assert.equal(gone.json.memory.supersededBy, w.json.id);
+      assert.equal(gone.json.memory.statusReason, "replaced by the caller");
+      assert.equal((await http(base, "GET", `/api/v1/memories/${other.json.id}`, { token: TOKEN })).json.memory.status, "active");
+      const again = await post({ content: "Invoices go out on the 2nd.", replaces: [old.json.id] });
+      assertError(again, 400, "INVALID_INPUT", "replaces");
+      assert.match(again.json.error.message, /is superseded, not active/);
+    });
+
     it("edit re-embeds new content (recall finds it), runs the guard, names bad fields; pin and unpin", async () => {
       const { base } = await serve();
       const w = await http(base, "POST", "/api/v1/memories", { token: TOKEN, body: { content: "Deploys go out on Tuesdays.", type: "fact" } });

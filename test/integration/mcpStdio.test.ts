@@ -123,6 +123,32 @@ describe("integration: hindsight mcp over stdio (real SDK client, real model)", 
     assert.deepEqual(problems, [], stderr);
   });
 
+  it("memory_write replaces an id shown by memory_recall; a bad id is a tool error and writes nothing", async () => {
+    const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, "mcp", "--scope", SCOPE], cwd: work, env: childEnv(home), stderr: "pipe" });
+    const client = new Client({ name: "mcp-stdio-replaces", version: "0.0.0" });
+    await client.connect(transport);
+    try {
+      const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as CallToolResult;
+      const old = structured(await call("memory_write", { content: "Code reviews need one approval.", type: "constraint" }));
+      const recalled = await call("memory_recall", { query: "How many approvals does a code review need?" });
+      const shown = /^- \[id (\S+)\] \(constraint, /m.exec(text(recalled))?.[1];
+      assert.equal(shown, old.id, text(recalled));
+
+      const bad = await call("memory_write", { content: "Code reviews need two approvals.", type: "constraint", replaces: [shown, "not-an-id"] });
+      assert.equal(bad.isError, true);
+      assert.match(text(bad), /^INVALID_INPUT: replaces: no memory with id not-an-id in scope project:t/);
+
+      const w = structured(await call("memory_write", { content: "Code reviews need two approvals.", type: "constraint", replaces: [shown] }));
+      assert.equal(w.action, "superseded");
+      assert.deepEqual(w.supersedes, [old.id]);
+      assert.equal(w.decidedBy, "caller");
+      const after = structured(await call("memory_recall", { query: "How many approvals does a code review need?" }));
+      assert.deepEqual(after.memories.map((m: { id: string }) => m.id), [w.id]);
+    } finally {
+      await client.close();
+    }
+  });
+
   function rawServer(): { lines: () => string[]; stderr: () => string; send: (m: unknown) => void; child: ReturnType<typeof spawn>; exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>; waitFor: (id: number) => Promise<void> } {
     const child = spawn(process.execPath, [CLI, "mcp", "--scope", SCOPE], { cwd: work, env: childEnv(home), stdio: ["pipe", "pipe", "pipe"] });
     let out = "";

@@ -5,8 +5,12 @@ import { MemoryEngine } from "../../src/core/engine.js";
 import { HindsightError } from "../../src/core/errors.js";
 import { LLM_EXTRACTION_SCHEMA } from "../../src/core/write/llmExtract.js";
 import { llmClientFromEnv, OpenAiCompatibleClient } from "../../src/llm/openaiCompatible.js";
+import { resolve } from "node:path";
+import { DECISION_SCHEMA } from "../../src/core/write/llmDecide.js";
+import { TransformersEmbedder } from "../../src/models/transformersEmbedder.js";
+import { LanceStore } from "../../src/stores/lancedb/lanceStore.js";
 import { InMemoryStore } from "../../src/stores/memory/memoryStore.js";
-import { FakeEmbedder, FixedClock, rejection } from "../helpers/fakes.js";
+import { FakeEmbedder, FixedClock, rejection, withTempDir } from "../helpers/fakes.js";
 
 interface Seen {
   method: string;
@@ -277,6 +281,75 @@ describe("integration: OpenAI-compatible LLM client against a local chat-complet
           assert.equal((await engine.list()).length, 1);
         },
       );
+    });
+  });
+});
+
+describe("integration: the write path asks a local chat-completions server add / update / keep (real LanceDB, real model)", function () {
+  this.timeout(120_000);
+  const MODEL_DIR = resolve(__dirname, "../../../..", "shared/models");
+
+  /** A model that judges like a careful person would: update the memory holding the value the statement says changed. */
+  const judge: Reply = (req, res) => {
+    const user = req.body.messages?.find((m) => m.role === "user")?.content ?? "";
+    const statement = /^New statement: (.*)$/m.exec(user)?.[1] ?? "";
+    const lines = [...user.matchAll(/^(m\d+) \([^)]*\): (.*)$/gm)];
+    const outdated = lines.filter(([, , content]) => /print queue/i.test(statement) && /Beanstalkd/.test(content ?? "") && !/also/i.test(statement));
+    const answer = outdated.length > 0 ? { action: "update", labels: outdated.map(([, label]) => label) } : { action: "add", labels: [] };
+    sendJson(res, 200, completion(JSON.stringify(answer)));
+  };
+
+  it("an update the rules cannot see (no shared value word) is decided by the LLM; an addition stays; the result says who decided", async () => {
+    await withServer(judge, async (server) => {
+      await withTempDir(async (dir) => {
+        const clock = new FixedClock(Date.parse("2026-10-05T09:00:00Z"));
+        const llm = new OpenAiCompatibleClient({ baseUrl: server.baseUrl, model: "judge" });
+        const embedder = new TransformersEmbedder({ modelDir: MODEL_DIR, allowDownload: false });
+        const engine = new MemoryEngine({ store: new LanceStore({ dir }), embedder, clock, llm }, { defaultScope: "project:printshop" });
+        await engine.open();
+        try {
+          const old = await engine.write({ content: "Print jobs are queued in Beanstalkd." });
+          clock.set(Date.parse("2026-10-12T09:00:00Z"));
+          const next = await engine.write({ content: "The print queue is RabbitMQ these days." });
+          assert.equal(next.decidedBy, "llm", next.reason);
+          assert.deepEqual(next.supersedes, [old.id]);
+          assert.equal((await engine.get(old.id!)).status, "superseded");
+          const asked = server.seen.at(-1)!;
+          assert.equal(asked.body.response_format?.type, "json_schema");
+          assert.deepEqual(asked.body.response_format?.json_schema?.schema, DECISION_SCHEMA);
+
+          const extra = await engine.write({ content: "Scan jobs also go through a Redis list." });
+          assert.equal(extra.action, "added", extra.reason);
+          assert.equal((await engine.list({})).length, 2);
+          const r = await engine.recall({ query: "What queues the print jobs?", k: 3 });
+          assert.match(r.memories[0]?.content ?? "", /RabbitMQ/, r.text);
+        } finally {
+          await engine.close();
+        }
+      });
+    });
+  });
+
+  it("a server that is down: the rules decide and the write is stored", async () => {
+    const server = await startServer((_req, res) => sendJson(res, 503, '{"error": "overloaded"}'));
+    await server.close();
+    await withTempDir(async (dir) => {
+      const clock = new FixedClock(Date.parse("2026-10-05T09:00:00Z"));
+      const embedder = new TransformersEmbedder({ modelDir: MODEL_DIR, allowDownload: false });
+      const llm = new OpenAiCompatibleClient({ baseUrl: server.baseUrl, model: "judge" });
+      const engine = new MemoryEngine({ store: new LanceStore({ dir }), embedder, clock, llm }, { defaultScope: "project:printshop" });
+      await engine.open();
+      try {
+        await engine.write({ content: "Print jobs are queued in Beanstalkd." });
+        clock.set(Date.parse("2026-10-12T09:00:00Z"));
+        const r = await engine.write({ content: "We moved print jobs from Beanstalkd to RabbitMQ." });
+        assert.equal(r.decidedBy, "rules");
+        assert.ok(r.llmFallback, "the result says why the LLM did not decide");
+        assert.equal(r.action, "superseded");
+        assert.equal((await engine.list({})).length, 1);
+      } finally {
+        await engine.close();
+      }
     });
   });
 });

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { MemoryEngine } from "../../src/core/engine.js";
 import { HindsightError } from "../../src/core/errors.js";
-import type { Embedder, ModelInfo } from "../../src/core/ports.js";
+import type { EmbedKind, Embedder, ModelInfo } from "../../src/core/ports.js";
 import { cosine } from "../../src/core/text/vector.js";
 import { TransformersEmbedder } from "../../src/models/transformersEmbedder.js";
 import { LanceStore } from "../../src/stores/lancedb/lanceStore.js";
@@ -13,7 +13,7 @@ import { DAY, FixedClock, rejection, withTempDir } from "../helpers/fakes.js";
 
 /** out/test/integration -> the checkout's sibling folder shared/models. */
 const MODEL_DIR = resolve(__dirname, "../../../..", "shared/models");
-const MODEL_ID = "Xenova/all-MiniLM-L6-v2";
+const MODEL_ID = "Xenova/multilingual-e5-small";
 
 /** The same vectors under another model name: what a changed HINDSIGHT_MODEL looks like to the store. */
 class RenamedEmbedder implements Embedder {
@@ -24,8 +24,8 @@ class RenamedEmbedder implements Embedder {
   async info(): Promise<ModelInfo> {
     return { ...(await this.inner.info()), id: this.id };
   }
-  embed(texts: string[]): Promise<Float32Array[]> {
-    return this.inner.embed(texts);
+  embed(texts: string[], kind?: EmbedKind): Promise<Float32Array[]> {
+    return this.inner.embed(texts, kind);
   }
 }
 
@@ -76,15 +76,12 @@ describe("integration: real embedder + LanceStore", function () {
     });
 
     it("similar sentences are closer than unrelated ones", async () => {
-      const [a, b, c] = await embedder.embed([
-        "Which framework are the unit tests written with?",
-        "Unit tests are written with Jest.",
-        "The customer prefers window seats on long flights.",
-      ]);
+      const [a] = await embedder.embed(["Which framework are the unit tests written with?"], "query");
+      const [b, c] = await embedder.embed(["Unit tests are written with Jest.", "The customer prefers window seats on long flights."]);
       const related = cosine(a!, b!);
       const unrelated = cosine(a!, c!);
-      assert.ok(related > unrelated + 0.2, `related ${related.toFixed(3)} vs unrelated ${unrelated.toFixed(3)}`);
-      assert.ok(related > 0.5, `related ${related.toFixed(3)}`);
+      // E5's cosines are compressed (unrelated pairs sit near 0.75): the margin, not the level, is what recall uses.
+      assert.ok(related > unrelated + 0.05, `related ${related.toFixed(3)} vs unrelated ${unrelated.toFixed(3)}`);
     });
 
     it("a model folder without the model fails with MODEL_UNAVAILABLE naming HINDSIGHT_MODEL_DIR", async () => {
@@ -122,6 +119,62 @@ describe("integration: real embedder + LanceStore", function () {
 
         const unrelated = await engine.recall({ query: "What is the customer's favourite pizza topping?" });
         assert.deepEqual(unrelated.memories, []);
+      } finally {
+        await engine.close();
+      }
+    });
+
+    it("replaces: an id taken from recall's text block is superseded by the new memory; bad ids write nothing", async () => {
+      const clock = new FixedClock(Date.parse("2026-03-02T09:00:00Z"));
+      let engine = await openEngine(clock);
+      try {
+        const owner = await engine.write({ content: "Priya owns the on-call rotation for the payments service.", type: "fact" });
+        const elsewhere = await engine.write({ content: "Priya owns the on-call rotation for the search service.", type: "fact", scope: "project:search" });
+        const stale = await engine.write({ content: "The payments service deploys from the release branch.", type: "fact" });
+        await engine.write({ content: "The payments service deploys from main behind a feature flag.", type: "fact", replaces: [stale.id!] });
+        clock.advance(DAY);
+
+        const seen = await engine.recall({ query: "Who owns the on-call rotation for payments?", k: 3 });
+        const line = seen.text.split("\n").find((l) => l.includes("on-call rotation"));
+        const shown = /^- \[id (\S+)\] \(fact, confidence 0\.80\) /.exec(line ?? "")?.[1];
+        assert.equal(shown, owner.id, seen.text);
+
+        const content = "Marco took over the payments on-call rotation from Priya.";
+        const count = await engine.count();
+        for (const [ids, message] of [
+          [["0000-not-an-id"], /replaces: no memory with id 0000-not-an-id in scope project:webshop/],
+          [[elsewhere.id!], new RegExp(`replaces: no memory with id ${elsewhere.id} in scope project:webshop`)],
+          [[shown!, stale.id!], new RegExp(`replaces: memory ${stale.id} is superseded, not active`)],
+        ] as const) {
+          const err = await rejection(engine.write({ content, replaces: [...ids] }));
+          assert.ok(HindsightError.is(err, "INVALID_INPUT") && err.field === "replaces", String(err));
+          assert.match(err.message, message);
+        }
+        assert.equal(await engine.count(), count, "a refused write stored nothing");
+        assert.equal((await engine.get(owner.id!)).status, "active");
+        assert.equal((await engine.get(elsewhere.id!)).status, "active");
+
+        const w = await engine.write({ content, type: "fact", replaces: [shown!] });
+        assert.equal(w.action, "superseded");
+        assert.equal(w.decidedBy, "caller");
+        assert.deepEqual(w.supersedes, [owner.id]);
+
+        clock.advance(DAY);
+        const after = await engine.recall({ query: "Who owns the on-call rotation for payments?", k: 3 });
+        assert.match(after.memories[0]?.content ?? "", /Marco/, after.text);
+        assert.ok(!after.memories.some((m) => m.id === owner.id), after.text);
+        assert.ok(!after.text.includes(`[id ${owner.id}]`), after.text);
+      } finally {
+        await engine.close();
+      }
+      engine = await openEngine(clock);
+      try {
+        const superseded = await engine.list({ statuses: ["superseded"] });
+        const old = superseded.find((m) => m.content.startsWith("Priya owns"));
+        assert.ok(old, "list shows the replaced memory as superseded after a reopen");
+        assert.equal(old.statusReason, "replaced by the caller");
+        assert.match((await engine.get(old.supersededBy!)).content, /Marco/);
+        assert.ok((await engine.list()).every((m) => m.id !== old.id));
       } finally {
         await engine.close();
       }

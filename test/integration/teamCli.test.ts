@@ -121,7 +121,7 @@ describe("integration: team CLI (token create|list|revoke, serve --tokens, --sto
       const exported = await http(p.url, "GET", "/api/v1/export", { token });
       assert.ok(exported.text.includes("Kubernetes in eu-west-1"));
       const names = [...fake.collections.keys()].filter((n) => n.startsWith("teamcli_")).sort();
-      assert.ok(names.some((n) => /^teamcli_memories_xenova-all-minilm-l6-v2_384_[0-9a-f]{6}$/.test(n)), names.join(", "));
+      assert.ok(names.some((n) => /^teamcli_memories_xenova-multilingual-e5-small_384_[0-9a-f]{6}$/.test(n)), names.join(", "));
       const memories = fake.collections.get(names.find((n) => n.startsWith("teamcli_memories_"))!)!;
       assert.equal(memories.points.size, 1);
       const audit = fake.collections.get("teamcli_audit")!;

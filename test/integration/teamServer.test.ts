@@ -158,6 +158,19 @@ describe("integration: team server (LanceDB, scoped tokens) over HTTP", function
       assert.ok(audit.json.entries.every((e: { actor: string }) => e.actor === "token:bob"), "only bob acted on B");
     });
 
+    it("a write into A that names B's memory in replaces is refused like an unknown id, and B is unchanged", async () => {
+      const before = await bState();
+      const r = await http(base, "POST", "/api/v1/memories", { token: tok.alice, body: { content: "Billing deploys moved to Thursdays.", scope: A, replaces: [memB] } });
+      assertError(r, 400, "INVALID_INPUT", "replaces as alice");
+      assert.equal(r.json.error.field, "replaces");
+      assert.equal(r.json.error.message, `replaces: no memory with id ${memB} in scope ${A}`);
+      const mcp = await (await client("alice")).callTool({ name: "memory_write", arguments: { content: "Billing deploys moved to Thursdays.", replaces: [memB] } });
+      assert.equal(mcp.isError, true);
+      assert.match(toolText(mcp), new RegExp(`^INVALID_INPUT: replaces: no memory with id ${memB} in scope ${A}`));
+      assert.equal(await bState(), before);
+      assert.ok(!(await http(base, "GET", `/api/v1/memories?scope=${A}&text=Thursdays`, { token: tok.alice })).json.memories.length, "nothing was written to A");
+    });
+
     it("/metrics needs admin", async () => {
       assertError(await http(base, "GET", "/metrics", { token: tok.alice }), 403, "PERMISSION_DENIED", "/metrics as alice");
       const m = await http(base, "GET", "/metrics", { token: tok["admin-a"] });

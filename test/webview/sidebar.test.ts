@@ -147,7 +147,7 @@ describe("sidebar webview: the built bundle in Chromium, through the router, aga
       for (const label of ["id", "scope", "layer", "type", "subject", "status", "confidence", "source", "created", "updated", "confirmed", "last recalled", "valid until", "pinned", "session", "embedding model"]) {
         assert.ok(fields.includes(label), `field ${label} missing: ${fields}`);
       }
-      assert.ok(fields.includes(ids.flyio) && fields.includes("project:webview-demo") && fields.includes("s-42") && fields.includes("Xenova/all-MiniLM-L6-v2"), fields);
+      assert.ok(fields.includes(ids.flyio) && fields.includes("project:webview-demo") && fields.includes("s-42") && fields.includes("Xenova/multilingual-e5-small"), fields);
       assert.equal(squash(await detail.locator(".turns .turn-user").textContent()), "user We deploy the web app to Fly.io every Friday afternoon.");
       assert.match(squash(await detail.locator(".turns .turn-assistant").textContent()), /Noted: Fly\.io deploys on Fridays\./);
       await shoot("detail");

@@ -23,7 +23,14 @@ export async function rememberCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { ...COMMON, type: { type: "string" }, subject: { type: "string" }, confidence: { type: "string" }, "valid-until": { type: "string" } },
+    options: {
+      ...COMMON,
+      type: { type: "string" },
+      subject: { type: "string" },
+      confidence: { type: "string" },
+      "valid-until": { type: "string" },
+      replaces: { type: "string", multiple: true },
+    },
   });
   const content = positionals.join(" ");
   return withEngine(values, async (engine) => {
@@ -33,10 +40,11 @@ export async function rememberCommand(argv: string[]): Promise<number> {
       subject: values.subject,
       confidence: values.confidence === undefined ? undefined : Number(values.confidence),
       validUntil: values["valid-until"],
+      ...(values.replaces ? { replaces: values.replaces } : {}),
       source: "user",
     });
     if (values.json) printJson(r);
-    else print(`${r.action}${r.id ? ` ${r.id}` : ""}: ${r.reason}`);
+    else print(`${r.action}${r.id ? ` ${r.id}` : ""}: ${r.reason}${r.supersedes.length > 0 ? ` (supersedes ${r.supersedes.join(", ")}; decided by the ${r.decidedBy})` : ""}`);
     return 0;
   });
 }

@@ -1,5 +1,6 @@
 import type { EngineContext } from "../context.js";
 import { HindsightError } from "../errors.js";
+import { guardText } from "../guard/index.js";
 import { searchText, type MemoryRecord } from "../model/memory.js";
 import type { CompressionProposal } from "../model/proposal.js";
 import { audit, newRecord } from "../write/writer.js";
@@ -74,7 +75,13 @@ export async function approveProposal(ctx: EngineContext, id: string): Promise<C
   const p = await proposalIn(ctx, id, "pending");
   const now = ctx.clock.now();
   const sources = (await ctx.store.getMemories(p.sourceIds)).filter((m) => m.status === "active");
-  if (sources.length === 0) throw new HindsightError("INVALID_INPUT", `proposal ${id}: its memories are no longer active`, { field: "id" });
+  if (sources.length === 0) throw new HindsightError("INVALID_INPUT", `proposal ${id}: its memories have since been superseded, archived or forgotten`, { field: "id" });
+  // A proposal may have waited in the queue since before the guard's rules changed.
+  const verdict = await guardText(p.summary);
+  if (verdict.kind !== "ok") {
+    await audit(ctx, "refuse", p.scope, p.sourceIds, [], `approve compression ${id}: summary ${verdict.reason}`);
+    throw new HindsightError("GUARD_REFUSED", `proposal ${id}: the summary ${verdict.reason}; reject it and summarise again`, { field: "id" });
+  }
   const summary = newRecord(
     ctx,
     {

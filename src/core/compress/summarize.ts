@@ -1,4 +1,5 @@
 import type { EngineContext } from "../context.js";
+import { guardText } from "../guard/index.js";
 import type { MemoryRecord } from "../model/memory.js";
 import { lexicalSimilarity } from "../text/tokens.js";
 import { valueChanged } from "../write/reconcile.js";
@@ -33,17 +34,32 @@ export function extractiveSummary(memories: MemoryRecord[]): string {
   return kept.join(" ");
 }
 
-/** LLM summary when one is configured (and it answers in time), the extractive merge otherwise. */
+/**
+ * LLM summary when one is configured (and it answers in time), the extractive merge otherwise.
+ * Both sides of the summary are guarded: memories the guard flags now (an older store may hold
+ * some) are left out, and an LLM summary the guard flags is replaced by the extractive merge.
+ */
 export async function summarise(ctx: EngineContext, memories: MemoryRecord[]): Promise<Summary> {
+  const verdicts = await Promise.all(memories.map((m) => guardText(m.content)));
+  const clean = memories.filter((_, i) => verdicts[i]?.kind === "ok");
+  const left = memories.length - clean.length;
+  const leftOut = left > 0 ? `${left} memories the guard flags were left out` : null;
+  const extractive = (reason: string | null): Summary => ({
+    text: extractiveSummary(clean),
+    summarizer: "extractive",
+    fallbackReason: [reason, leftOut].filter((r) => r !== null).join("; ") || null,
+  });
   if (ctx.llm) {
     try {
-      const user = memories.map((m, i) => `${i + 1}. (${m.type}) ${m.content}`).join("\n");
+      const user = clean.map((m, i) => `${i + 1}. (${m.type}) ${m.content}`).join("\n");
       const text = (await ctx.llm.complete({ system: SYSTEM, user, timeoutMs: 15_000 })).trim();
-      if (text.length > 0) return { text, summarizer: "llm", fallbackReason: null };
-      return { text: extractiveSummary(memories), summarizer: "extractive", fallbackReason: "llm returned an empty summary" };
+      if (text.length === 0) return extractive("llm returned an empty summary");
+      const verdict = await guardText(text);
+      if (verdict.kind !== "ok") return extractive(`llm summary ${verdict.reason}`);
+      return { text, summarizer: "llm", fallbackReason: leftOut };
     } catch (err) {
-      return { text: extractiveSummary(memories), summarizer: "extractive", fallbackReason: `llm failed: ${(err as Error).message}` };
+      return extractive(`llm failed: ${(err as Error).message}`);
     }
   }
-  return { text: extractiveSummary(memories), summarizer: "extractive", fallbackReason: null };
+  return extractive(null);
 }

@@ -1,5 +1,5 @@
 import type { EngineContext } from "../context.js";
-import { embedOne } from "../context.js";
+import { embedOne, thresholdsOf } from "../context.js";
 import { HindsightError } from "../errors.js";
 import type { ForgetParams } from "../model/inputs.js";
 import type { MemoryRecord, TurnRecord } from "../model/memory.js";
@@ -46,7 +46,7 @@ export async function forgetMemories(ctx: EngineContext, params: ForgetParams, s
   }
 
   if (params.query) {
-    const q = queryFeatures(params.query, await embedOne(ctx, params.query));
+    const q = queryFeatures(params.query, await embedOne(ctx, params.query, "query"), thresholdsOf(ctx));
     const filter = { scope };
     const [byVector, byText] = await Promise.all([
       ctx.store.searchMemoriesByVector(q.vector, filter, 20),

@@ -10,6 +10,7 @@ export const LIMITS = {
   tags: 20,
   tagChars: 64,
   matchTerms: 10,
+  replaces: 20,
 } as const;
 
 /** "2026-02-30" parses (as March 2): the day must exist in its month. */
@@ -44,6 +45,11 @@ export const WriteInputSchema = z.object({
   sessionId: z.string().max(200).optional(),
   pinned: z.boolean().optional(),
   source: SourceSchema.optional(),
+  /**
+   * Ids of active memories in the same scope that this one replaces: the caller's judgement instead
+   * of the rules' dedup and supersede. An empty list is the same as none.
+   */
+  replaces: z.array(z.string().trim().min(1, "must not be empty").max(200)).max(LIMITS.replaces, `at most ${LIMITS.replaces} ids`).optional(),
 }).strict();
 export type WriteInput = z.input<typeof WriteInputSchema>;
 export type WriteParams = z.output<typeof WriteInputSchema>;

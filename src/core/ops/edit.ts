@@ -5,7 +5,7 @@ import { HindsightError } from "../errors.js";
 import { IsoTimeSchema, LIMITS } from "../model/inputs.js";
 import { MemoryTypeSchema, searchText, type Layer, type MemoryRecord, type MemoryType } from "../model/memory.js";
 import { parseInput } from "../validate.js";
-import { guardText } from "../write/guard.js";
+import { guardText } from "../guard/index.js";
 import { audit } from "../write/writer.js";
 
 /** What an edit may change; every other field is the engine's to keep. */
@@ -79,7 +79,7 @@ export async function editMemory(ctx: EngineContext, id: string, patch: z.output
 
   const contentChanged = patch.content !== undefined && patch.content !== existing.content;
   if (contentChanged && patch.content !== undefined) {
-    const verdict = guardText(patch.content);
+    const verdict = await guardText(patch.content);
     if (verdict.kind === "secret") {
       await audit(ctx, "refuse", existing.scope, [existing.id], [], `edit ${verdict.reason}`);
       throw new HindsightError("GUARD_REFUSED", `edit ${verdict.reason}; the memory is unchanged`, { field: "content" });

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { EngineContext } from "../context.js";
 import { HindsightError } from "../errors.js";
 import { MemoryRecordSchema, ScopeSchema, TURN_STATUSES, searchText, type MemoryRecord, type TurnRecord } from "../model/memory.js";
-import { guardText } from "../write/guard.js";
+import { guardFields, guardOptional, REDACTION_MARK, type GuardVerdict } from "../guard/index.js";
 import { turnText } from "../write/ingest.js";
 import { audit } from "../write/writer.js";
 
@@ -109,10 +109,26 @@ function parseLine(text: string, line: number): Parsed | ImportLineError | null 
 
 const BATCH = 256;
 
+/** An imported L0 turn as an ingested one would be: secrets redacted, an injected side withheld, either kept out of recall. */
+async function guardTurn(t: TurnRecord): Promise<TurnRecord> {
+  const [user, assistant, speaker, ref] = await Promise.all([guardOptional(t.user), guardOptional(t.assistant), guardOptional(t.speaker), guardOptional(t.ref)]);
+  const kept = (v: GuardVerdict | null, raw: string | null) => (v === null ? raw : v.kind === "injection" ? `${REDACTION_MARK}instruction injection]` : v.redacted);
+  const flagged = [user, assistant, speaker, ref].some((v) => v !== null && v.kind !== "ok");
+  return {
+    ...t,
+    user: kept(user, t.user) ?? "",
+    assistant: kept(assistant, t.assistant),
+    speaker: kept(speaker, t.speaker),
+    ref: kept(ref, t.ref),
+    status: flagged ? "redacted" : t.status,
+  };
+}
+
 /**
  * Loads a JSONL export. Every line is validated first; a bad line is reported with its line number
- * and not written, the good ones are. Ids are kept, ids that already exist are skipped, memory
- * content goes through the guard (a secret is refused, an injection is quarantined), and everything
+ * and not written, the good ones are. Ids are kept, ids that already exist are skipped, every text
+ * field goes through the guard (a secret in a memory refuses the line and is redacted from a turn, an
+ * injection quarantines a memory and keeps a turn out of recall), and everything
  * is embedded again with this engine's model. `scope` moves every record into that scope.
  */
 export async function importJsonl(ctx: EngineContext, text: string, scope: string | undefined, onProgress?: ImportProgress): Promise<ImportResult> {
@@ -121,21 +137,21 @@ export async function importJsonl(ctx: EngineContext, text: string, scope: strin
   const memories: Array<{ line: number; record: MemoryRecord }> = [];
   const turns: Array<{ line: number; record: TurnRecord }> = [];
   const rawLines = text.split(/\r?\n/);
-  rawLines.forEach((raw, i) => {
-    if (raw.trim() === "") return;
+  for (const [i, raw] of rawLines.entries()) {
+    if (raw.trim() === "") continue;
     const parsed = parseLine(raw, i + 1);
-    if (parsed === null) return;
+    if (parsed === null) continue;
     if ("code" in parsed) {
       errors.push(parsed);
-      return;
+      continue;
     }
     if ("memory" in parsed) {
       if (parsed.memory.embeddingModel !== ctx.model.id) fromOtherModel.add(parsed.memory.id);
       const record: MemoryRecord = { ...parsed.memory, scope: scope ?? parsed.memory.scope, embeddingModel: ctx.model.id };
-      const verdict = guardText(record.content);
+      const verdict = await guardFields({ content: record.content, subject: record.subject, tags: record.tags, sourceRefs: record.sourceRefs, context: record.context });
       if (verdict.kind === "secret") {
-        errors.push({ line: parsed.line, code: "GUARD_REFUSED", message: `line ${parsed.line}: ${verdict.reason}`, field: "content" });
-        return;
+        errors.push({ line: parsed.line, code: "GUARD_REFUSED", message: `line ${parsed.line}: ${verdict.reason}`, field: verdict.field ?? "content" });
+        continue;
       }
       if (verdict.kind === "injection" && record.status !== "quarantined") {
         record.status = "quarantined";
@@ -143,22 +159,9 @@ export async function importJsonl(ctx: EngineContext, text: string, scope: strin
       }
       memories.push({ line: parsed.line, record });
     } else {
-      const t = parsed.turn;
-      const user = guardText(t.user);
-      const assistant = t.assistant === null ? null : guardText(t.assistant);
-      const redacted = user.kind === "secret" || assistant?.kind === "secret";
-      turns.push({
-        line: parsed.line,
-        record: {
-          ...t,
-          scope: scope ?? t.scope,
-          user: user.redacted,
-          assistant: assistant === null ? null : assistant.redacted,
-          status: redacted ? "redacted" : t.status,
-        },
-      });
+      turns.push({ line: parsed.line, record: await guardTurn({ ...parsed.turn, scope: scope ?? parsed.turn.scope }) });
     }
-  });
+  }
 
   const skipped: Array<{ line: number; id: string }> = [];
   const fresh = async <T extends { id: string }>(items: Array<{ line: number; record: T }>, existing: (ids: string[]) => Promise<Array<{ id: string }>>) => {

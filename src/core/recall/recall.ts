@@ -1,15 +1,17 @@
 import type { EngineContext } from "../context.js";
-import { embedOne } from "../context.js";
+import { embedOne, thresholdsOf } from "../context.js";
 import type { RecallParams } from "../model/inputs.js";
 import { searchText, type MemoryRecord, type TurnRecord } from "../model/memory.js";
 import type { Hit, MemoryFilter } from "../ports.js";
 import { splitSentences } from "../text/sentences.js";
 import { contentTokenSet, coverage } from "../text/tokens.js";
+import { firstUnflagged } from "../guard/index.js";
+import { turnIsNoise } from "../write/extract.js";
 import { turnText } from "../write/ingest.js";
 import type { AccessTracker } from "./access.js";
 import { formatRecall } from "./format.js";
-import { fuseRelevance, queryFeatures, type QueryFeatures } from "./relevance.js";
-import { accessBoost, finalScore, timeDecay } from "./score.js";
+import { distinctBest, fuseRelevance, queryFeatures, type QueryFeatures } from "./relevance.js";
+import { accessBoost, byRank, countAccess, finalScore, timeDecay } from "./score.js";
 import type { RecallConflict, RecalledMemory, RecallResult } from "./types.js";
 
 interface Pooled<T> {
@@ -35,7 +37,7 @@ function pool<T extends { id: string }>(byVector: Array<Hit<T>>, byText: Array<H
 export async function recallMemories(ctx: EngineContext, params: RecallParams, scope: string, access: AccessTracker): Promise<RecallResult> {
   const now = ctx.clock.now();
   const k = params.k ?? ctx.config.recall.defaultK;
-  const q = queryFeatures(params.query, await embedOne(ctx, params.query));
+  const q = queryFeatures(params.query, await embedOne(ctx, params.query, "query"), thresholdsOf(ctx));
   const filter: MemoryFilter = { scope, statuses: ["active"], validAt: now };
   if (params.types) filter.types = params.types;
   if (params.layers) filter.layers = params.layers;
@@ -47,13 +49,17 @@ export async function recallMemories(ctx: EngineContext, params: RecallParams, s
   ]);
 
   const scored: RecalledMemory[] = [];
-  for (const c of pool(byVector, byText)) {
-    const parts = fuseRelevance(q, searchText(c.record), c.vector, c.fullText, ctx.config);
-    if (parts.evidence < ctx.config.recall.relevanceFloor) continue;
+  const pooled = pool(byVector, byText).map((c) => ({ c, parts: fuseRelevance(q, searchText(c.record), c.vector, c.fullText, ctx.config) }));
+  const standout = distinctBest(pooled.map((p) => p.parts), ctx.config.recall.relevanceFloor);
+  for (const [i, { c, parts }] of pooled.entries()) {
+    if (parts.evidence < ctx.config.recall.relevanceFloor && i !== standout) continue;
     scored.push(toRecalled(ctx, c.record, parts.relevance, now, access));
   }
-  scored.sort((a, b) => b.score - a.score);
-  if (ctx.reranker && scored.length > 0) await rerank(ctx, params.query, scored);
+  const fullBoost = new Map(scored.map((m) => [m, m.factors.accessBoost]));
+  const boostOf = (m: RecalledMemory): number => fullBoost.get(m) ?? 0;
+  countAccess(scored, boostOf, ctx.config);
+  scored.sort(byRank);
+  if (ctx.reranker && scored.length > 0) await rerank(ctx, params.query, scored, boostOf);
   if (ctx.config.recall.diversify) diversify(scored);
   const working = params.sessionId ? await workingMemory(ctx, q, scope, params.sessionId, now, k, access) : [];
   const workingIds = new Set(working.map((m) => m.id));
@@ -87,7 +93,7 @@ function diversify(scored: RecalledMemory[]): void {
  * Stage 2 with a cross-encoder: the best fused candidates are rescored and its score becomes their
  * relevance. Past the time budget, or on an error, the fused relevance stands (and says so).
  */
-async function rerank(ctx: EngineContext, query: string, scored: RecalledMemory[]): Promise<void> {
+async function rerank(ctx: EngineContext, query: string, scored: RecalledMemory[], boostOf: (m: RecalledMemory) => number): Promise<void> {
   const reranker = ctx.reranker;
   if (!reranker) return;
   const head = scored.slice(0, ctx.config.recall.rerankCandidates);
@@ -104,10 +110,10 @@ async function rerank(ctx: EngineContext, query: string, scored: RecalledMemory[
     head.forEach((m, i) => {
       m.factors.relevance = scores[i] ?? m.factors.relevance;
       m.relevanceSource = "cross-encoder";
-      m.score = finalScore(m.factors, ctx.config);
     });
+    countAccess(head, boostOf, ctx.config);
     // Rescored candidates stay ahead of those the cross-encoder did not see: their scores are not comparable.
-    head.sort((a, b) => b.score - a.score);
+    head.sort(byRank);
     scored.splice(0, head.length, ...head);
   } catch (err) {
     ctx.logger.warn("cross-encoder failed; using fused relevance", { error: String(err), reranker: reranker.id });
@@ -175,7 +181,7 @@ function withConflictPartners(scored: RecalledMemory[], k: number): RecalledMemo
       ids.add(partner.id);
     }
   }
-  return top.sort((a, b) => b.score - a.score);
+  return top.sort(byRank);
 }
 
 function findLastIndex<T>(xs: T[], pred: (x: T) => boolean): number {
@@ -205,7 +211,8 @@ function conflictsAmong(memories: RecalledMemory[], scored: RecalledMemory[]): R
 
 /**
  * L0 fallback: raw turns, but never one whose distilled memories the engine decided against
- * (superseded, expired, archived, quarantined or forgotten) and never a redacted one.
+ * (superseded, expired, archived, quarantined or forgotten), never a redacted one and never one
+ * the guard would refuse or quarantine.
  */
 async function fallbackToTurns(ctx: EngineContext, q: QueryFeatures, scope: string, k: number, now: number): Promise<RecalledMemory[]> {
   const filter = { scope, statuses: ["active" as const] };
@@ -221,13 +228,16 @@ async function fallbackToTurns(ctx: EngineContext, q: QueryFeatures, scope: stri
   const linked = await ctx.store.getMemories([...new Set(candidates.flatMap((c) => c.turn.memoryIds))]);
   const byId = new Map(linked.map((m) => [m.id, m]));
   const eligible = candidates.filter((c) =>
+    !turnIsNoise(c.turn.user) &&
     c.turn.memoryIds.every((id) => {
       const m = byId.get(id);
       return m !== undefined && m.status === "active" && (m.validUntil === null || m.validUntil > now);
     }),
   );
   eligible.sort((a, b) => b.relevance - a.relevance);
-  return eligible.slice(0, k).map(({ turn, relevance }) => {
+  // Turns logged by an older store were never judged by today's guard: ask it before returning one.
+  const safe = await firstUnflagged(eligible, (c) => [c.turn.user, c.turn.assistant, c.turn.speaker, c.turn.ref], k);
+  return safe.map(({ turn, relevance }) => {
     const factors = { relevance, confidence: 0.5, timeDecay: 1, accessBoost: 0 };
     return {
       id: turn.id,

@@ -1,4 +1,5 @@
 import type { EngineConfig } from "../config.js";
+import { unreadable, type Thresholds } from "../model/profiles.js";
 import { isMostlyCjk } from "../text/cjk.js";
 import { contentTokenSet, coverage } from "../text/tokens.js";
 import { clamp01, cosine } from "../text/vector.js";
@@ -7,12 +8,14 @@ export interface QueryFeatures {
   text: string;
   vector: Float32Array;
   tokens: Set<string>;
-  /** The embedding model cannot read CJK: vector evidence is ignored for such queries. */
+  /** The embedding model cannot read this query (CJK with an English model): vector evidence is ignored. */
   cjk: boolean;
+  /** The model's thresholds the evidence is calibrated with. */
+  model: Thresholds;
 }
 
-export function queryFeatures(text: string, vector: Float32Array): QueryFeatures {
-  return { text, vector, tokens: contentTokenSet(text), cjk: isMostlyCjk(text) };
+export function queryFeatures(text: string, vector: Float32Array, model: Thresholds): QueryFeatures {
+  return { text, vector, tokens: contentTokenSet(text), cjk: unreadable(text, model), model };
 }
 
 export interface RelevanceParts {
@@ -35,9 +38,10 @@ export interface RelevanceParts {
 export function fuseRelevance(q: QueryFeatures, text: string, vector: Float32Array, fullTextNorm: number, config: EngineConfig): RelevanceParts {
   const r = config.recall;
   const cov = coverage(q.tokens, contentTokenSet(text));
-  const docCjk = isMostlyCjk(text);
+  const docCjk = unreadable(text, q.model);
   const cos = q.cjk || docCjk ? 0 : cosine(q.vector, vector);
-  const cosCal = clamp01((cos - r.cosineLow) / (r.cosineHigh - r.cosineLow));
+  const shift = isMostlyCjk(q.text) && isMostlyCjk(text) ? q.model.cjkCosineShift : 0;
+  const cosCal = clamp01((cos - q.model.cosineLow - shift) / (q.model.cosineHigh - q.model.cosineLow));
   if (q.cjk || docCjk) {
     const relevance = 0.5 * cov + 0.5 * fullTextNorm * Math.min(1, cov * 2);
     return { cosine: cos, fullText: fullTextNorm, coverage: cov, relevance, evidence: cov };
@@ -46,4 +50,23 @@ export function fuseRelevance(q: QueryFeatures, text: string, vector: Float32Arr
   const total = f.vector + f.fullText + f.coverage || 1;
   const relevance = (f.vector * cosCal + f.fullText * fullTextNorm + f.coverage * cov) / total;
   return { cosine: cos, fullText: fullTextNorm, coverage: cov, relevance, evidence: Math.max(cosCal, cov * 0.9) };
+}
+
+/** How far the best candidate's cosine must stand above every other one to count as the answer on rank alone. */
+const DISTINCT_MARGIN = 0.06;
+
+/**
+ * The candidate the query clearly points at, though its absolute evidence is under the floor, or -1.
+ * Chinese pairs sit close together in E5's space (unrelated ones up to ~0.87), so an absolute floor
+ * that keeps unrelated Chinese out also drops a true paraphrase ("这人忌口吗" → "对虾过敏"); one
+ * memory far closer than every other candidate is evidence the floor cannot see. Needs at least
+ * three candidates, and half the floor, so that "best of a bad lot" does not pass.
+ */
+export function distinctBest(parts: RelevanceParts[], floor: number): number {
+  if (parts.length < 3) return -1;
+  const order = parts.map((p, i) => ({ cos: p.cosine, i })).sort((a, b) => b.cos - a.cos);
+  const [best, second] = order;
+  if (!best || !second || best.cos - second.cos < DISTINCT_MARGIN) return -1;
+  const p = parts[best.i]!;
+  return p.evidence >= floor / 2 && p.evidence < floor ? best.i : -1;
 }

@@ -1,18 +1,33 @@
 import type { MemoryType } from "../model/memory.js";
+import { correctsEarlier, oldValues } from "./slot.js";
 
 /** Ordered cue lists: the first kind whose cue matches wins. Names are what tests and docs refer to. */
 const TASK_STATE = [
   /\bstep\s+\d+\s*(of|\/)\s*\d+\b/i,
   /\b(is|are)\s+(done|finished|completed|in progress|blocked|half done)\b/i,
   /\b(todo|wip|next step|remaining steps?)\b/i,
-  /第\s*\d+\s*步|已完成|进行中|还剩/,
+  // A count against a total or a share done is a progress report: "11 of 40 suites ported", "about 60% through".
+  /\b\d+\s*(of|out of|\/)\s*(the\s+)?\d+\b(?!\s*(am|pm|[ap]\.m\.))/i,
+  /\b\d{1,3}\s*%\s*(done|complete|completed|finished|through|migrated|there)\b/i,
+  // Waiting on someone or something, or blocked by it, is where a task stands: "held up by the vendor", "pending QA".
+  /\b(waiting (on|for)|blocked (on|by)|held up by|stuck on|pending|awaiting)\b/i,
+  // Not done yet is a state too: "the invites haven't gone out yet", "还没发出去".
+  /\b(has|have|is|are)(n't| not)\s+(been\s+)?\w+\s+(out\s+|in\s+|up\s+)?yet\b|\bnot\s+yet\b/i,
+  // A status line labelled as one: "Billing cutover status: …", "前端重构进展：…".
+  /^[^:：\n]{0,40}\b(progress|status|update)\s*[:：]/i,
+  /^[^:：\n]{0,20}(进度|进展|更新|状态)[^:：\n]{0,4}[:：]/,
+  // A resultative verb says a step is finished: "接口联调完了", "图纸画好了", "搞定了".
+  /(?![好就太很真挺])[\u4e00-\u9fff](完|好)了|搞定|弄完/,
+  // A total and the share done, Chinese order: "8 个接口已经对完 5 个", "12 张表迁了 9 张".
+  /\d+\s*[个张条项份台][^，。,]{0,16}?\d+\s*[个张条项份台]/,
+  /第\s*\d+\s*步|已完成|进行中|还剩|进度|还没|尚未|\d+\s*[/／]\s*\d+|卡在|等待|待审|在等/,
 ];
 
 const PREFERENCE = [
   /\b(i|we)\s+(really\s+)?(prefer|like|love|enjoy|want|would rather|favou?r)\b/i,
   /\b(i|we)'d\s+(much\s+)?rather\b/i,
   /\bprefer(s|red)?\b/i,
-  /\bplease\s+(always\s+)?(reply|respond|answer|write|talk|contact|send|use|call|email|text|address)\b/i,
+  /\bplease\s+(always\s+)?(address|contact|respond|reply|answer|write|talk|send|use|call|email|text)\b/i,
   /\b(reply|respond|answer)\s+(to me\s+)?in\s+[A-Z][a-z]+\b/,
   /喜欢|偏好|倾向|希望|宁愿|请用|用中文|用英文|回复我/,
 ];
@@ -35,7 +50,8 @@ export function classifyType(text: string): MemoryType {
   if (TASK_STATE.some((r) => r.test(text))) return "task_state";
   if (PREFERENCE.some((r) => r.test(text))) return "preference";
   if (CONSTRAINT.some((r) => r.test(text))) return "constraint";
-  if (EVENT.some((r) => r.test(text))) return "event";
+  // A statement naming the value it replaces states what holds now, not something that happened ("moved from A to B").
+  if (oldValues(text).length === 0 && !correctsEarlier(text) && EVENT.some((r) => r.test(text))) return "event";
   return "fact";
 }
 
@@ -48,7 +64,7 @@ export function inferSubject(text: string, speaker: string | null): string {
   const third = text.match(THIRD_PARTY_EN) ?? text.match(THIRD_PARTY_ZH);
   if (third) return `third-party:${(third[2] ?? third[0]).toLowerCase()}`;
   if (/\b(i|i'm|i've|i'd|me|my|mine)\b/i.test(text) || /我/.test(text)) return speaker ?? "user";
-  if (/\b(we|our|us|this (project|repo|repository|codebase|service|app))\b/i.test(text) || /我们|这个项目|本项目/.test(text)) return "project";
+  if (/\b(we|our|us|this (project|repo|repository|codebase|service|app))\b/i.test(text) || /我们|这个?项目|本项目/.test(text)) return "project";
   return speaker ?? "general";
 }
 

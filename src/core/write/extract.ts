@@ -2,7 +2,7 @@ import type { MemoryType } from "../model/memory.js";
 import { cjkRatio } from "../text/cjk.js";
 import { splitSentences } from "../text/sentences.js";
 import { classifyType, inferSubject, isHedged } from "./classify.js";
-import { REDACTION_MARK } from "./guard.js";
+import { REDACTION_MARK } from "../guard/index.js";
 import { standaloneChinese, standaloneEnglish } from "./standalone.js";
 import { parseValidUntil } from "./validity.js";
 
@@ -41,6 +41,42 @@ export const DROP_RULES: Array<{ name: string; test: (s: string) => boolean }> =
       /^(我先|等一下|稍等)/.test(s),
   },
   {
+    // A pause or a return in the conversation: "one moment, the courier is here", "ok I'm back", "等我两分钟".
+    name: "interruption",
+    test: (s) =>
+      /^(wait|hang on|hold on|one (sec|second|moment|min|minute)|just a (sec|second|moment|minute)|give me (a|one|two|five|\d+) (sec|second|moment|min|minute)s?|be back|back( now)?|i'?m back|sorry,? (i'?m )?back|gotta (run|go|dash)|afk)\b/i.test(s) ||
+      /\b(back in (a|one|two|five|\d+) ?(sec|second|min|minute)s?|be (right )?back|brb|give (me|the user) (a|one|two|five|\d+) (sec|second|min|minute)s?)\b/i.test(s) ||
+      // A bare duration tacked onto a clause asks the listener to wait: "the kettle's boiling, two minutes".
+      /(^|[,;:—–-]\s*)(just\s+)?(a|one|two|three|five|ten|\d+)\s+(sec|second|moment|min|minute)s?\s*[.!…]*$/i.test(s) ||
+      /^(等(我)?(一下|一会|会儿|片刻|[一二两三五十\d]+分钟)|稍等|回来了|我回来了|先这样|我(先)?(去|得)(开会|(接|打)个?电话|吃饭|忙))/.test(s) ||
+      /(等我[一二两三五十\d]*(下|会|分钟)|(马上|一会儿?|待会儿?)(就)?回来|(去|要)(开|接|打)(个|一个)?(会|电话))/.test(s),
+  },
+  {
+    // A remark wrapped in an interjection of feeling is about the moment: "meh, the projector died again", "the demo froze, lol", "哎，又停电了".
+    name: "interjection",
+    test: (s) =>
+      /^(haha+|hehe+|lol|lmao|ugh+|argh+|phew|sigh|meh|welp|yikes|oof|omg)\b/i.test(s) ||
+      /[,;—–-]\s*(ugh+|lol|lmao|haha+|sigh|meh|oof)[.!…]*$/i.test(s) ||
+      /^(唉|哎|哈哈+|呵呵|呃|嗐|哎呀|天哪)[，,！!。…\s]/.test(s),
+  },
+  {
+    // Closing the session for now, not a plan to remember: "ok calling it a day", "I'll look at this again in the morning", "先到这儿吧".
+    name: "sign-off",
+    test: (s) =>
+      /\b(call(ing)? it a (day|night)|that'?s (it|all) for (today|now|tonight)|(pick|picking) (this|it) (back )?up (tomorrow|later|on monday|next week)|(talk|speak|catch you) (tomorrow|later|soon)|signing off|logging off)\b/i.test(s) ||
+      /(先到这(儿|里)|今天就到这|明天再(说|弄|看|继续)|回头再(说|聊|看)|下次再(聊|说))/.test(s),
+  },
+  {
+    // How the speaker is or where they are for now, not who they are: "I'm knackered today", "on the bus, bad signal", "心情不好", "在地铁上".
+    name: "passing state",
+    test: (s) =>
+      /\b(i'?m|i am|i feel|feeling|the user is|the user feels)\s+(so\s+|really\s+|completely\s+|totally\s+|a bit\s+|kind of\s+|pretty\s+)?(tired|exhausted|wiped out|knackered|sleepy|stressed|swamped|grumpy|cranky|annoyed|frustrated|bored|hungry|sick|ill|under the weather|in a (bad|good|foul) mood|on (a|the) (train|bus|plane|flight|subway|tube|metro|road)|at (the )?(station|gym|dentist|doctor'?s|airport))\b/i.test(s) ||
+      /\b(bad|patchy|spotty|flaky) (signal|connection|wifi|wi-fi|reception)\b/i.test(s) ||
+      /\b(long|rough|tough|crazy|hectic|exhausting|brutal|slow) (day|week|morning|night|shift)\b|\bhalf asleep\b|\b(jet-?lagged|hungover|burnt out|drained)\b/i.test(s) ||
+      // A mishap happening as the speaker types: "the toddler just knocked my tea over", "my laptop just died".
+      /\bjust\s+(spilled|spilt|knocked|dropped|tipped|fell|woke|died|crashed on me)\b/i.test(s) ||
+      /(心情|情绪)(特别|非常|很|有点|不太)?(差|糟|不好|低落|烦)|(有点|好|太|很|特别|真)(累|困|饿|冷|热|闷)|(累|困|冷|热|饿)死了|冻僵|烦死了|不想干|(在|坐)(地铁|高铁|公交|火车|飞机|出租车|车)上|信号(不好|不太好|很差|时断时续)|网络(不好|很差|时断时续)/.test(s),
+  },  {
     name: "preamble",
     test: (s) =>
       /^(quick (overview|note|summary|update)|here'?s (a|the|some) (quick )?(overview|summary|rundown|context)|handing over\b.{0,40}|some context|for context|background)[^.]{0,30}[.:!]?$/i.test(s) ||
@@ -51,13 +87,29 @@ export const DROP_RULES: Array<{ name: string; test: (s: string) => boolean }> =
 ];
 
 const LEADING_FILLER = /^(reminder|note|fyi|btw|by the way|also|oh,? and|and|again|just to confirm|quick note|ps)\s*[:,\-–—]?\s+/i;
-const LEADING_FILLER_ZH = /^(再说一下|再说一遍|提醒一下|再强调一下|另外|还有|顺便说一下|补充一下)[，,：:]?\s*/;
+const LEADING_FILLER_ZH = /^((再|顺便)?(说|讲|提醒|强调|补充)(一下|一遍)|另外|还有)[，,：:]?\s*/;
 
 /** The statement as a standalone sentence about its speaker; a speaker's name is kept in front when the sentence does not name them. */
 function standalone(unit: string, speaker: string | null): string {
   const cjk = cjkRatio(unit) >= 0.3;
   const rewritten = cjk ? standaloneChinese(unit, speaker ?? "用户") : standaloneEnglish(unit, speaker ?? "The user");
   return speaker && !rewritten.includes(speaker) ? `${speaker}: ${rewritten}` : rewritten;
+}
+
+/** Gate rules that say a sentence carries nothing to look up later (a question or a request may still hold a detail). */
+const NOISE_RULES = new Set(["greeting or thanks", "small talk", "momentary remark", "interruption", "interjection", "sign-off", "passing state", "too short"]);
+
+/**
+ * A turn that is only noise — chit-chat, interruptions, passing states, or retracted — is not
+ * evidence of anything: the raw-log fallback does not return it either.
+ */
+export function turnIsNoise(text: string): boolean {
+  const sentences = splitSentences(text);
+  if (sentences.length === 0) return true;
+  return afterRetraction(sentences).every((s) => {
+    const rule = DROP_RULES.find((r) => r.test(s));
+    return rule !== undefined && NOISE_RULES.has(rule.name);
+  });
 }
 
 export function dropReason(sentence: string): string | null {
@@ -83,8 +135,31 @@ const CONTINUATION = /^(it|this|that|they|these|those|he|she|which|so|and|but|be
  * Rule-based, offline extraction from one user turn: drops chit-chat, questions and momentary
  * remarks; keeps a short turn whole; splits a long one into standalone sentences.
  */
+/**
+ * A retraction takes back what the speaker just said: "scratch that, it was my cache", "no wait, ignore
+ * me", "算了，没事了". The sentences before it in the turn are dropped; the sentence holding it stays
+ * only when what follows the retraction is a new decision ("forget it, we'll keep the monthly
+ * billing"), not the problem going away ("it's fine now", "好了").
+ */
+const RETRACTION = /\b(never ?mind|nevermind|forget (it|that|about it)|scratch that|ignore (that|me|what i said)|disregard (that|my last)|nvm|false alarm)\b|算了|没事了|当我没说|别管了|不用了|(先)?不(用|必)?(查|看|弄|管|找)了/giu;
+const RESOLVED = /^\W*(oh,?\s*)?(it|that|this|everything|all)?\s*('?s|is|was)?\s*(works?|working|fine|ok|okay|good|sorted|fixed|resolved|back)\b|\b(works|working|fixed|sorted|resolved) (now|itself|again)\b|好了|没事|没问题|能用了|可以了|正常了|搞定了|解决了|不(用|必|需要)?(查|找|看|弄|管)了/iu;
+
+function afterRetraction(sentences: string[]): string[] {
+  let last = -1;
+  sentences.forEach((s, i) => {
+    if (new RegExp(RETRACTION.source, "iu").test(s)) last = i;
+  });
+  if (last < 0) return sentences;
+  const sentence = sentences[last] as string;
+  const marks = [...sentence.matchAll(RETRACTION)];
+  const end = marks.length > 0 ? (marks[marks.length - 1]!.index ?? 0) + marks[marks.length - 1]![0].length : 0;
+  const rest = sentence.slice(end).replace(/^[\s,，、.。:：;；!！…-]+/u, "");
+  const decision = rest.replace(/[\s\p{P}]/gu, "").length >= 4 && !RESOLVED.test(rest);
+  return [...(decision ? [sentence] : []), ...sentences.slice(last + 1)];
+}
+
 export function extractRules(text: string, options: ExtractOptions): ExtractedItem[] {
-  const kept = splitSentences(text)
+  const kept = afterRetraction(splitSentences(text))
     .filter((s) => dropReason(s) === null)
     .map(clean)
     .filter((s) => s.length > 0);

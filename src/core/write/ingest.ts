@@ -4,7 +4,7 @@ import type { IngestParams } from "../model/inputs.js";
 import type { TurnRecord } from "../model/memory.js";
 import { splitSentences } from "../text/sentences.js";
 import { extractRules, extractVerbatim, type ExtractedItem } from "./extract.js";
-import { guardText, type GuardVerdict } from "./guard.js";
+import { guardOptional, guardText, REDACTION_MARK, type GuardVerdict } from "../guard/index.js";
 import { extractWithLlm, llmFailureReason } from "./llmExtract.js";
 import { audit, writeMemory, type WriteResult } from "./writer.js";
 
@@ -41,24 +41,37 @@ function questionBefore(ctx: EngineContext, scope: string, sessionId: string | n
   return questions.length > 0 ? questions.slice(-2).join(" ") : null;
 }
 
-/** L0 first (verbatim, secrets redacted), then extraction, then the write path for each item. */
+/** What L0 keeps of one side of a turn: secrets redacted; an injection not at all (it must never come back from recall). */
+function logged(v: GuardVerdict): string {
+  return v.kind === "injection" ? `${REDACTION_MARK}instruction injection]` : v.redacted;
+}
+
+/**
+ * L0 first (secrets redacted, an injected side withheld), then extraction, then the write path for
+ * each item. Both sides and the speaker and ref are guarded; the turn is kept out of the L0 fallback
+ * when any of them was flagged.
+ */
 export async function ingestTurn(ctx: EngineContext, params: IngestParams, scope: string): Promise<IngestResult> {
   const now = ctx.clock.now();
-  const verdict = guardText(params.user);
+  const verdict = await guardText(params.user);
+  const [reply, speaker, ref] = await Promise.all([guardOptional(params.assistant), guardOptional(params.speaker), guardOptional(params.ref)]);
   const turn: TurnRecord = {
     id: ctx.newId(),
     scope,
     sessionId: params.sessionId ?? null,
-    speaker: params.speaker ?? null,
-    user: verdict.redacted,
-    assistant: params.assistant ? guardText(params.assistant).redacted : null,
-    ref: params.ref ?? null,
+    speaker: speaker?.redacted ?? null,
+    user: logged(verdict),
+    assistant: reply ? logged(reply) : null,
+    ref: ref?.redacted ?? null,
     at: now,
-    status: verdict.kind === "secret" ? "redacted" : "active",
+    status: [verdict, reply, speaker, ref].every((v) => v === null || v.kind === "ok") ? "active" : "redacted",
     memoryIds: [],
   };
   await ctx.store.putTurns([{ record: turn, vector: await embedOne(ctx, turnText(turn)) }]);
-  if (verdict.kind === "secret") await audit(ctx, "refuse", scope, [], [turn.id], `${verdict.reason}; raw turn redacted`);
+  const secret = [verdict, reply, speaker, ref].find((v) => v?.kind === "secret");
+  const injection = [verdict, reply].find((v) => v?.kind === "injection");
+  if (secret) await audit(ctx, "refuse", scope, [], [turn.id], `${secret.reason}; raw turn redacted`);
+  else if (injection) await audit(ctx, "quarantine", scope, [], [turn.id], `${injection.reason}; raw turn kept out of recall`);
 
   const context = ctx.config.write.sessionContext ? questionBefore(ctx, scope, params.sessionId ?? null, now) : null;
   ctx.lastMessage.set(sessionKey(scope, params.sessionId ?? null), {
@@ -71,6 +84,8 @@ export async function ingestTurn(ctx: EngineContext, params: IngestParams, scope
     results.push(
       await writeMemory(ctx, {
         ...item,
+        // No time phrase is not "valid forever": the kind's default applies (task state is working memory).
+        validUntil: item.validUntil ?? undefined,
         scope,
         source: "extractor",
         sessionId: params.sessionId,
@@ -78,6 +93,7 @@ export async function ingestTurn(ctx: EngineContext, params: IngestParams, scope
         sourceRefs: turn.ref ? [turn.ref] : [],
         speaker: turn.speaker,
         context,
+        quarantineReason: verdict.kind === "injection" ? verdict.reason : undefined,
       }),
     );
   }
@@ -85,9 +101,9 @@ export async function ingestTurn(ctx: EngineContext, params: IngestParams, scope
   // A raw line that carried an injected instruction stays out of the L0 fallback too.
   const injected = results.some((r) => r.action === "quarantined");
   if (memoryIds.length > 0 || injected) {
-    await ctx.store.updateTurns([{ ...turn, memoryIds, ...(injected ? { status: "redacted" as const, user: "[REDACTED:instruction injection]" } : {}) }]);
+    await ctx.store.updateTurns([{ ...turn, memoryIds, ...(injected ? { status: "redacted" as const, user: `${REDACTION_MARK}instruction injection]` } : {}) }]);
   }
-  return { turnId: turn.id, extractor, fallbackReason, redacted: verdict.kind === "secret", results };
+  return { turnId: turn.id, extractor, fallbackReason, redacted: secret !== undefined, results };
 }
 
 interface Extraction {

@@ -4,7 +4,7 @@ import { LIMITS } from "../model/inputs.js";
 import { MEMORY_TYPES } from "../model/memory.js";
 import type { LlmClient } from "../ports.js";
 import type { ExtractedItem } from "./extract.js";
-import { REDACTION_MARK } from "./guard.js";
+import { REDACTION_MARK } from "../guard/index.js";
 
 /** Most memories taken from one answer; anything beyond is ignored (a runaway answer is not a turn's worth). */
 export const MAX_LLM_MEMORIES = 32;
@@ -44,7 +44,7 @@ Each element of "memories" is an object with exactly these keys:
 - "should_remember": true only for information worth recalling in a later session: lasting preferences, facts about the speaker, the project or other people, constraints and rules, the state of ongoing work, notable events. false for greetings, thanks, small talk, questions, requests to the assistant and momentary remarks.
 - "memory_type": one of "preference", "fact", "constraint", "task_state", "event".
 - "subject": who or what the memory is about: "user" (the speaker), "project" (the codebase, the team, its tools and rules), or "third-party:<who>" for another named person or organisation, in lowercase (e.g. "third-party:alice").
-- "content": one standalone sentence that is understandable without the conversation, in the third person ("The user prefers tabs over spaces.", "Alice is the release manager."). Resolve pronouns and relative references; keep names, numbers, versions and dates exact; write it in the language of the turn. Never copy passwords, tokens, keys or other secrets.
+- "content": one standalone sentence that is understandable without the conversation, in the third person ("Commit messages use English.", "Priya leads the mobile squad."). Resolve pronouns and relative references; keep names, numbers, versions and dates exact; write it in the language of the turn. Never copy passwords, tokens, keys or other secrets.
 - "confidence": a number from 0 to 1: how sure it is that the statement is true and lasting. Explicit, definite statements 0.8 to 1; hedged ("maybe", "I think") or second-hand statements 0.3 to 0.6.
 - "valid_until": the ISO-8601 date-time (UTC) after which the memory no longer holds, resolved against the turn time given (e.g. "this week" ends on Sunday at 23:59:59 of the turn's week, "today" at 23:59:59 of the turn's day); null when it has no end.
 - "source_turn": the turn id given.

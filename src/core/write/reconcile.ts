@@ -1,9 +1,11 @@
 import type { EngineConfig } from "../config.js";
 import type { MemoryRecord, MemorySource, MemoryType } from "../model/memory.js";
+import { unreadable, type Thresholds } from "../model/profiles.js";
 import { isMostlyCjk } from "../text/cjk.js";
-import { lexicalSimilarity, tokenDifference } from "../text/tokens.js";
+import { contentTokenSet, diceOf, lexicalSimilarity, tokenDifference } from "../text/tokens.js";
 import { cosine } from "../text/vector.js";
 import { isGenericSubject } from "./classify.js";
+import { announcesChange, correctsEarlier, holdsValue, subjectNamesSlot, isAdditive, oldValues, progressFrame, sameSlot, taskLabel, valueTokens } from "./slot.js";
 
 export interface Candidate {
   content: string;
@@ -18,28 +20,33 @@ export interface Candidate {
 
 export type Relation =
   | { kind: "duplicate"; existing: MemoryRecord }
-  | { kind: "supersedes"; existing: MemoryRecord; reason: string }
+  /** namedValue: the new statement named the value it replaces ("from A to B"). */
+  | { kind: "supersedes"; existing: MemoryRecord; reason: string; namedValue?: boolean }
   | { kind: "superseded_by"; existing: MemoryRecord; reason: string }
   | { kind: "conflict"; existing: MemoryRecord; reason: string };
 
-/** Words a speaker uses when replacing an earlier statement ("now", "instead", "改用"). */
-const CHANGE_CUE =
-  /\b(now|instead|anymore|no longer|switched|switching|switch to|moved|migrated|changed|replaced|from now on|going forward|actually|updated|new)\b|改用|换成|改成|改为|换了|现在|不再|从今天开始|从现在开始|算了|最新|新的/i;
+/** A cue that the speaker is correcting or updating an earlier statement without naming its value ("now", "actually", "现在"). */
+const UPDATE_CUE =
+  /\b(now|instead|anymore|actually|going forward|from now on|these days|nowadays|updated|new|never ?mind|scratch that|forget (it|that))\b|现在|目前|如今|从(今天|现在|本周|下周)(开始|起)|最新|新的|算了|还是|不.了/i;
 
-/** A statement restating the same thing with one value changed is this close even without a cue (cosine; lexical for CJK). */
-const RESTATEMENT_SIMILARITY = 0.85;
-const RESTATEMENT_SIMILARITY_CJK = 0.75;
+/** Lexical stand-ins when the model cannot read the text (CJK with an English model): Dice over words. */
+const RESTATEMENT_SIMILARITY_LEXICAL = 0.75;
+const DEDUP_SIMILARITY_LEXICAL = 0.8;
 const LEXICAL_TOPIC_WITH_CUE = 0.5;
+/** A correction ("no wait, …", "不对，…") refers to what was said moments before, not to last month's memories. */
+const CORRECTION_WINDOW_MS = 15 * 60_000;
 
 const NEGATION = /\b(not|never|no longer|don't|doesn't|isn't|aren't|won't|stop|stopped|instead of)\b|不|别|没有|停止|不再/i;
 
 /**
- * Similarity that means something for this pair: cosine of the embeddings for English, lexical
- * overlap of character bigrams when either side is mostly CJK (the model cannot read it).
+ * Similarity that means something for this pair: cosine of the embeddings, or lexical overlap of
+ * words when the model cannot read either side (CJK with an English model).
  */
-export function pairSimilarity(a: { content: string; vector: Float32Array }, b: { content: string; vector: Float32Array }): number {
-  if (isMostlyCjk(a.content) || isMostlyCjk(b.content)) return lexicalSimilarity(a.content, b.content);
-  return cosine(a.vector, b.vector);
+export function pairSimilarity(a: { content: string; vector: Float32Array }, b: { content: string; vector: Float32Array }, t: Thresholds): number {
+  if (unreadable(a.content, t) || unreadable(b.content, t)) return lexicalSimilarity(a.content, b.content);
+  // Chinese pairs sit closer in E5's space than English ones: stretched away from 1, one set of thresholds serves both.
+  const stretch = isMostlyCjk(a.content) && isMostlyCjk(b.content) ? t.cjkStretch : 1;
+  return 1 - (1 - cosine(a.vector, b.vector)) * stretch;
 }
 
 /**
@@ -61,42 +68,99 @@ export function valueChanged(a: string, b: string): boolean {
   return NEGATION.test(a) !== NEGATION.test(b);
 }
 
+/** The new statement names a value the existing memory holds ("from A to B", "no longer A", "从A换成B"), and does not restate the new one there. */
+export function replacesNamedValue(candidate: string, existing: string): boolean {
+  const olds = oldValues(candidate);
+  if (olds.length === 0) return false;
+  const held = contentTokenSet(existing);
+  return olds.some((v) => holdsValue(held, v)) && !holdsValue(held, newValueTokens(candidate, olds));
+}
+
+/** What is new in a statement that names its old value: its value tokens minus the old ones. */
+function newValueTokens(candidate: string, olds: string[][]): string[] {
+  const old = new Set(olds.flat());
+  return [...valueTokens(candidate)].filter((t) => !old.has(t));
+}
+
 /**
- * How a new statement relates to an existing active memory of the same scope and type, or null when
- * they are unrelated. Rules: restatement → duplicate; events never contradict (they are history);
- * a bounded statement (valid_until) never replaces a standing one; a contradiction needs the same
- * explicit subject, or a near-restatement, or a similar statement with a change cue ("now",
- * "instead", "改用") — two things a person likes are not a contradiction; then newer wins, unless
- * both fall in the tie window, where higher confidence wins and equal is a conflict.
+ * Task state of one task is one slot: a status line's label ("Data import: …") named by the other
+ * line too, or a count against the same total with a shared frame ("4 of 9 services" / "7 of 9 services").
  */
-export function relate(candidate: Candidate, existing: MemoryRecord, existingVector: Float32Array, config: EngineConfig): Relation | null {
-  const sim = pairSimilarity({ content: candidate.content, vector: candidate.vector }, { content: existing.content, vector: existingVector });
-  const cjk = isMostlyCjk(candidate.content) || isMostlyCjk(existing.content);
+export function sameTask(a: string, b: string): boolean {
+  const ta = contentTokenSet(a);
+  const tb = contentTokenSet(b);
+  const la = taskLabel(a);
+  const lb = taskLabel(b);
+  if ((la && la.every((t) => tb.has(t))) || (lb && lb.every((t) => ta.has(t)))) return true;
+  const pa = progressFrame(a);
+  const pb = progressFrame(b);
+  return pa !== null && pb !== null && pa.total === pb.total && diceOf(pa.frame, pb.frame) >= 0.4;
+}
+
+/**
+ * How a new statement relates to an existing active memory of the same scope, or null when they are
+ * unrelated (both stay). In order:
+ * - a restatement (close, no changed value) → duplicate;
+ * - events never contradict (they are history); different explicit subjects are different things;
+ * - a statement that names the value it replaces → supersedes the memory holding it, even inside
+ *   the tie window (it says what it replaces, so there is nothing to tie);
+ * - an addition ("also", "另外") never replaces;
+ * - task state of the same task → newer replaces;
+ * - a bounded statement (valid_until) never replaces a standing one;
+ * - same slot with a different value (only values differ), or a near-restatement with a changed
+ *   value, or the same slot-ish topic with an update cue → newer wins, and inside the tie window
+ *   higher confidence wins and equal confidence is a reported conflict.
+ * Sharing a subject is not enough: ten facts about one API are ten attributes.
+ */
+export function relate(candidate: Candidate, existing: MemoryRecord, existingVector: Float32Array, config: EngineConfig, t: Thresholds): Relation | null {
+  const sim = pairSimilarity({ content: candidate.content, vector: candidate.vector }, { content: existing.content, vector: existingVector }, t);
+  const lexical = unreadable(candidate.content, t) || unreadable(existing.content, t);
   const changed = valueChanged(candidate.content, existing.content);
   const subjectsSpecific = specificSubject(candidate.subject, candidate.source) && specificSubject(existing.subject, existing.source);
   if (subjectsSpecific && !sameSubject(candidate.subject, existing.subject)) return null;
 
-  const dedupAt = cjk ? Math.min(config.write.dedupSimilarity, 0.8) : config.write.dedupSimilarity;
-  if (!changed && sim >= dedupAt) return { kind: "duplicate", existing };
+  const dedupAt = lexical ? Math.min(t.dedupSimilarity, DEDUP_SIMILARITY_LEXICAL) : t.dedupSimilarity;
+  const sameType = candidate.type === existing.type;
+  if (sameType && !changed && sim >= dedupAt) return { kind: "duplicate", existing };
 
   if (candidate.type === "event" || existing.type === "event") return null;
+  if (correctsEarlier(candidate.content) && candidate.now - existing.confirmedAt <= CORRECTION_WINDOW_MS && sim >= (lexical ? 0.2 : t.namedValueTopic)) {
+    return { kind: "supersedes", existing, reason: "corrects what was just said", namedValue: true };
+  }
+  if (replacesNamedValue(candidate.content, existing.content) && (sim >= (lexical ? 0 : t.namedValueTopic) || lexicalSimilarity(candidate.content, existing.content) > 0)) {
+    return { kind: "supersedes", existing, reason: "names the value it replaces", namedValue: true };
+  }
+  if (!sameType || !changed) return null;
+  // Progress goes on: "the tiles are done too" is the next state of the renovation, not a second task.
+  if (candidate.type === "task_state" && sameTask(candidate.content, existing.content)) {
+    return { kind: "supersedes", existing, reason: "a newer status of that task" };
+  }
+  if (isAdditive(candidate.content)) return null;
   if ((candidate.validUntil === null) !== (existing.validUntil === null)) return null;
-  const topicThreshold = cjk ? config.write.topicSimilarityCjk : config.write.topicSimilarity;
-  // With a change cue, shared words are evidence of the same topic too ("lint the Python code with Flake8" → "switched to Ruff for linting the Python code").
-  const sameTopic = sim >= topicThreshold || lexicalSimilarity(candidate.content, existing.content) >= LEXICAL_TOPIC_WITH_CUE;
-  const topic = subjectsSpecific || sim >= (cjk ? RESTATEMENT_SIMILARITY_CJK : RESTATEMENT_SIMILARITY) || (sameTopic && CHANGE_CUE.test(candidate.content));
-  if (!topic || !changed) return null;
 
-  const reason = subjectsSpecific ? `same subject "${existing.subject}", different value` : `same topic (similarity ${sim.toFixed(2)}), different value`;
+  const slot = sameSlot(candidate.content, existing.content) ?? (subjectsSpecific && subjectNamesSlot(existing.subject) ? { common: [existing.subject] } : null);
+  const restatement = sim >= (lexical ? RESTATEMENT_SIMILARITY_LEXICAL : t.restatementSimilarity);
+  // Two close statements with different values said within the tie window: maybe one slot, maybe two
+  // attributes — too close to call, so both stay and the conflict is reported ("when unsure, keep both and say so").
+  const tied = candidate.now - existing.confirmedAt <= config.write.tieWindowMs;
+  if (!slot && !restatement && tied && !lexical && sim >= t.conflictSimilarity && candidate.confidence === existing.confidence) {
+    return { kind: "conflict", existing, reason: `close statements (similarity ${sim.toFixed(2)}) with different values, stated within ${Math.round(config.write.tieWindowMs / 1000)}s` };
+  }
+  const topicThreshold = lexical ? config.write.topicSimilarityCjk : t.topicSimilarity;
+  // With a cue, shared words are evidence of the same topic too ("lint the Python code with Flake8" → "switched to Ruff for linting the Python code").
+  const sameTopic = sim >= topicThreshold || lexicalSimilarity(candidate.content, existing.content) >= LEXICAL_TOPIC_WITH_CUE;
+  const cued = (UPDATE_CUE.test(candidate.content) || announcesChange(candidate.content)) && sameTopic && sharesAttribute(candidate.content, existing.content);
+  if (!slot && !restatement && !cued) return null;
+
+  const reason = slot ? `same slot (${slot.common.join(" ")}), different value` : `same topic (similarity ${sim.toFixed(2)}), different value`;
+  if (cued && announcesChange(candidate.content)) return { kind: "supersedes", existing, reason: `${reason}; announced as a change` };
   return byTiming(candidate, existing, config, reason);
 }
 
-/** Could these two contradict at all: neither is an event, both bounded or both standing, and they are not about different explicit subjects. */
-export function mayContradict(candidate: Candidate, existing: MemoryRecord): boolean {
-  if (candidate.type === "event" || existing.type === "event") return false;
-  if ((candidate.validUntil === null) !== (existing.validUntil === null)) return false;
-  const specific = specificSubject(candidate.subject, candidate.source) && specificSubject(existing.subject, existing.source);
-  return !specific || sameSubject(candidate.subject, existing.subject);
+/** With an update cue, the statements must still share an attribute word beyond who they are about ("the linter" in both). */
+function sharesAttribute(a: string, b: string): boolean {
+  const common = [...contentTokenSet(a)].filter((t) => contentTokenSet(b).has(t) && !isGenericSubject(t) && !/^(we|team|用户|我们)$/.test(t));
+  return common.length > 0;
 }
 
 /** Who wins a contradiction: newer, unless both fall in the tie window — then higher confidence, and equal is a conflict. */

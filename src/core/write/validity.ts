@@ -37,7 +37,7 @@ export function parseValidUntil(text: string, now: number): number | null {
   const lower = text.toLowerCase();
   if (/\b(this|the current) week\b|\bfor the rest of the week\b/.test(lower) || /(本周|这周|这个星期|本星期)/.test(text)) return endOfWeek(now);
   if (/\b(this|the current) month\b/.test(lower) || /(这个月|本月)/.test(text)) return endOfMonth(now);
-  if (/\b(today only|for today|for the rest of (the )?(day|today)|until (the )?end of (the )?day)\b/.test(lower) || /(今天内|今天之内|今日内|仅限今天)/.test(text)) {
+  if (/\b(for today|today only|for the rest of (the )?(day|today)|until (the )?end of (the )?day)\b/.test(lower) || /(今天内|今天之内|今日内|仅限今天)/.test(text)) {
     return endOfDay(now);
   }
   const until = lower.match(/\b(until|till|til|through|thru|by)\s+(?:the\s+)?([a-z]+)\s+(\d{1,2})(?:st|nd|rd|th)?\b/);

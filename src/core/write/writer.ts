@@ -1,13 +1,15 @@
 import type { EngineContext } from "../context.js";
-import { embedOne } from "../context.js";
+import { embedOne, thresholdsOf } from "../context.js";
 import { searchText, type AuditEntry, type Layer, type MemoryRecord, type MemorySource, type MemoryType } from "../model/memory.js";
 import type { Hit } from "../ports.js";
-import { isMostlyCjk } from "../text/cjk.js";
+import { unreadable } from "../model/profiles.js";
 import { classifyType, inferSubject } from "./classify.js";
-import { guardText } from "./guard.js";
-import { llmContradicts } from "./llmConflict.js";
-import { byTiming, mayContradict, pairSimilarity, relate, type Candidate, type Relation } from "./reconcile.js";
+import { guardWrite } from "./guardWrite.js";
+import { llmDecide, type LlmJudgement, type LlmVerdict } from "./llmDecide.js";
+import { pairSimilarity, relate, type Candidate, type Relation } from "./reconcile.js";
+import { oldValues } from "./slot.js";
 import { parseValidUntil } from "./validity.js";
+import { replaceTargets, supersededByCaller } from "./replaces.js";
 
 export type WriteAction = "added" | "updated" | "superseded" | "duplicate" | "quarantined" | "skipped";
 
@@ -20,7 +22,16 @@ export interface WriteResult {
   supersedes: string[];
   conflictsWith: string[];
   memory: MemoryRecord | null;
+  /** Who decided what the write replaced: the caller (it named `replaces`), the configured LLM, or the engine's rules. */
+  decidedBy: WriteDecider;
+  /** Why a configured LLM did not decide (timeout, error, unreadable answer); absent when it did or none is configured. */
+  llmFallback?: string;
 }
+
+export type WriteDecider = "caller" | "llm" | "rules";
+
+/** A write path's own result; writeMemory says who decided when the path does not. */
+type Decision = Omit<WriteResult, "decidedBy"> & { decidedBy?: WriteDecider };
 
 export interface WriteRequest {
   content: string;
@@ -41,6 +52,10 @@ export interface WriteRequest {
   speaker?: string | null;
   /** See MemoryRecord.context. */
   context?: string | null;
+  /** Ids of active memories of the same scope this write replaces (see replaces.ts). */
+  replaces?: string[] | undefined;
+  /** Set when the turn this was extracted from is an injection: quarantined with this reason whatever its own words. */
+  quarantineReason?: string | undefined;
 }
 
 function chooseLayer(type: MemoryType, confidence: number, l3Min: number): Layer {
@@ -49,20 +64,35 @@ function chooseLayer(type: MemoryType, confidence: number, l3Min: number): Layer
   return "L3";
 }
 
-async function neighbours(ctx: EngineContext, req: { scope: string; type: MemoryType; content: string }, vector: Float32Array, now: number) {
-  const filter = { scope: req.scope, statuses: ["active" as const], types: [req.type], validAt: now };
-  const byVector = await ctx.store.searchMemoriesByVector(vector, filter, 8);
+/**
+ * The memories a new statement may restate or replace: the closest by vector of every type (a
+ * change is often classified differently from the fact it changes), plus full-text hits for CJK
+ * text and for an old value the statement names ("from Celery to …" finds the memory saying Celery).
+ */
+async function neighbours(ctx: EngineContext, req: { scope: string; content: string }, vector: Float32Array, now: number) {
+  const filter = { scope: req.scope, statuses: ["active" as const], validAt: now };
+  const byVector = await ctx.store.searchMemoriesByVector(vector, filter, 12);
   const found = new Map<string, Hit<MemoryRecord>>(byVector.map((h) => [h.record.id, h]));
-  if (isMostlyCjk(req.content)) {
-    for (const h of await ctx.store.searchMemoriesByText(req.content, filter, 8)) if (!found.has(h.record.id)) found.set(h.record.id, h);
+  const texts = [...(unreadable(req.content, thresholdsOf(ctx)) ? [req.content] : []), ...oldValues(req.content).map((v) => v.join(" "))];
+  for (const text of texts) {
+    for (const h of await ctx.store.searchMemoriesByText(text, filter, 8)) if (!found.has(h.record.id)) found.set(h.record.id, h);
   }
   return [...found.values()];
 }
 
-/** The write path after extraction: guard, classify, embed, dedup / supersede / conflict, persist, audit. */
+/**
+ * The write path after extraction: guard, classify, embed, dedup / supersede / conflict, persist, audit.
+ * Ids the caller names in `replaces` are checked first, so a bad one leaves the store untouched.
+ */
 export async function writeMemory(ctx: EngineContext, req: WriteRequest): Promise<WriteResult> {
+  const replaced = await replaceTargets(ctx, req.scope, req.replaces);
+  const r = await decideWrite(ctx, req, replaced);
+  return { ...r, decidedBy: r.decidedBy ?? "rules" };
+}
+
+async function decideWrite(ctx: EngineContext, req: WriteRequest, replaced: MemoryRecord[]): Promise<Decision> {
   const now = ctx.clock.now();
-  const verdict = guardText(req.content);
+  const verdict = await guardWrite(req);
   if (verdict.kind === "secret") {
     await audit(ctx, "refuse", req.scope, [], req.sourceTurns ?? [], verdict.reason);
     return { id: null, action: "skipped", reason: verdict.reason, flagged: true, supersedes: [], conflictsWith: [], memory: null };
@@ -79,13 +109,18 @@ export async function writeMemory(ctx: EngineContext, req: WriteRequest): Promis
     return { id: record.id, action: "quarantined", reason: verdict.reason, flagged: true, supersedes: [], conflictsWith: [], memory: record };
   }
 
+  if (replaced.length > 0) return writeReplacing(ctx, record, vector, replaced, now);
+
+  const t = thresholdsOf(ctx);
   const nearby = await neighbours(ctx, record, vector, now);
   const found = nearby.flatMap((hit) => {
-    const rel = relate({ ...record, vector, now }, hit.record, hit.vector, ctx.config);
-    return rel ? [{ rel, similarity: pairSimilarity({ content: record.content, vector }, { content: hit.record.content, vector: hit.vector }) }] : [];
+    const rel = relate({ ...record, vector, now }, hit.record, hit.vector, ctx.config, t);
+    return rel ? [{ rel, similarity: pairSimilarity({ content: record.content, vector }, { content: hit.record.content, vector: hit.vector }, t) }] : [];
   });
-  if (found.length === 0 && ctx.llm) found.push(...(await askLlm(ctx, { ...record, vector, now }, nearby)));
-  const relations = strongest(found, record.subject !== "" && req.subject !== undefined && req.source !== "extractor");
+  const judged = ctx.llm ? await judgeWithLlm(ctx, { ...record, vector, now }, nearby, found) : null;
+  const relations = judged?.ok ? fromVerdict(judged.verdict, ctx.llm?.id ?? "llm") : strongest(found, record.subject !== "" && req.subject !== undefined && req.source !== "extractor");
+  const decidedBy: WriteDecider = judged?.ok ? "llm" : "rules";
+  const llmFallback = judged && !judged.ok ? { llmFallback: judged.reason } : {};
 
   const duplicate = relations.find((r) => r.kind === "duplicate");
   if (duplicate) {
@@ -103,7 +138,7 @@ export async function writeMemory(ctx: EngineContext, req: WriteRequest): Promis
     };
     await ctx.store.updateMemories([updated]);
     await audit(ctx, "write", req.scope, [existing.id], record.sourceTurns, "restatement: existing memory confirmed");
-    return { id: existing.id, action: "duplicate", reason: `restates memory ${existing.id}`, flagged: false, supersedes: [], conflictsWith: [], memory: updated };
+    return { id: existing.id, action: "duplicate", reason: `restates memory ${existing.id}`, flagged: false, supersedes: [], conflictsWith: [], memory: updated, decidedBy, ...llmFallback };
   }
 
   const changed: MemoryRecord[] = [];
@@ -140,44 +175,77 @@ export async function writeMemory(ctx: EngineContext, req: WriteRequest): Promis
     supersedes: record.supersedes,
     conflictsWith: record.conflictsWith,
     memory: record,
+    decidedBy,
+    ...llmFallback,
   };
 }
 
-/** How many nearest memories the LLM is asked about when the rules found no relation. */
-const LLM_CONFLICT_CHECKS = 2;
+/** How many of the closest memories the LLM sees: enough for the slot in question, few enough for one short call. */
+const LLM_NEIGHBOURS = 4;
 
 /**
- * With an LLM configured, contradictions the rules miss (no shared words, no change cue) are asked
- * about: the closest few memories of the same topic band. An unclear answer leaves the rules' decision.
+ * With an LLM configured it decides add / update / keep against the closest memories of the scope
+ * (every type; those the rules related come first), in one call bounded by llmTimeoutMs. Nothing
+ * close: no call, nothing to decide. A failed call is reported and the rules' decision stands.
  */
-async function askLlm(ctx: EngineContext, candidate: Candidate, nearby: Array<Hit<MemoryRecord>>): Promise<Array<{ rel: Relation; similarity: number }>> {
+async function judgeWithLlm(ctx: EngineContext, candidate: Candidate, nearby: Array<Hit<MemoryRecord>>, found: Array<{ rel: Relation }>): Promise<LlmJudgement | null> {
   const llm = ctx.llm;
-  if (!llm) return [];
-  const band = ctx.config.write.topicSimilarity - 0.2;
-  const asked = nearby
-    .map((hit) => ({ hit, similarity: pairSimilarity({ content: candidate.content, vector: candidate.vector }, { content: hit.record.content, vector: hit.vector }) }))
-    .filter(({ hit, similarity }) => similarity >= band && mayContradict(candidate, hit.record))
-    .sort((a, b) => b.similarity - a.similarity)
-    .slice(0, LLM_CONFLICT_CHECKS);
-  const out: Array<{ rel: Relation; similarity: number }> = [];
-  for (const { hit, similarity } of asked) {
-    if ((await llmContradicts(llm, hit.record.content, candidate.content, ctx.config.write.llmTimeoutMs)) === true) {
-      out.push({ rel: byTiming(candidate, hit.record, ctx.config, `contradiction judged by ${llm.id}`), similarity });
-    }
-  }
-  return out;
+  if (!llm) return null;
+  const t = thresholdsOf(ctx);
+  const related = new Set(found.map((f) => f.rel.existing.id));
+  const closest = nearby
+    .map((hit) => ({ hit, similarity: pairSimilarity({ content: candidate.content, vector: candidate.vector }, { content: hit.record.content, vector: hit.vector }, t) }))
+    .filter(({ hit, similarity }) => related.has(hit.record.id) || similarity >= t.namedValueTopic)
+    .sort((a, b) => Number(related.has(b.hit.record.id)) - Number(related.has(a.hit.record.id)) || b.similarity - a.similarity)
+    .slice(0, LLM_NEIGHBOURS)
+    .map(({ hit }) => hit.record);
+  if (closest.length === 0) return null;
+  return llmDecide(llm, candidate.content, closest, ctx.config.write.llmTimeoutMs);
+}
+
+/** The LLM's verdict as relations: update supersedes what it named (newer wins), keep confirms one, add relates to nothing. */
+function fromVerdict(verdict: LlmVerdict, llmId: string): Relation[] {
+  if (verdict.action === "keep") return [{ kind: "duplicate", existing: verdict.target }];
+  if (verdict.action === "update") return verdict.targets.map((existing) => ({ kind: "supersedes", existing, reason: `judged by ${llmId}: this statement updates it` }));
+  return [];
 }
 
 /**
- * One new statement replaces one earlier value: without an explicit subject only the closest
- * contradicting memory is affected. With an explicit subject every contradicting value goes.
+ * One new statement replaces one earlier value: only the closest related memory is affected, and a
+ * memory holding the value the statement names comes before any other relation. With an explicit
+ * subject every memory of the same slot goes (they are one attribute of one thing).
  */
 function strongest(found: Array<{ rel: Relation; similarity: number }>, explicitSubject: boolean): Relation[] {
   const dup = found.find((f) => f.rel.kind === "duplicate");
   if (dup) return [dup.rel];
-  if (explicitSubject) return found.map((f) => f.rel);
-  const best = [...found].sort((a, b) => b.similarity - a.similarity)[0];
+  const named = found.filter((f) => f.rel.kind === "supersedes" && f.rel.namedValue === true);
+  const pool = named.length > 0 ? named : found;
+  if (explicitSubject && named.length === 0) return pool.map((f) => f.rel);
+  const best = [...pool].sort((a, b) => b.similarity - a.similarity)[0];
   return best ? [best.rel] : [];
+}
+
+/**
+ * The caller named what this write replaces: its judgement stands instead of the rules' dedup,
+ * supersede and conflict checks — a restatement of a replaced memory is stored as the new one, not
+ * folded into it, and the rules do not supersede anything the caller did not name.
+ */
+async function writeReplacing(ctx: EngineContext, record: MemoryRecord, vector: Float32Array, replaced: MemoryRecord[], now: number): Promise<Decision> {
+  record.supersedes.push(...replaced.map((m) => m.id));
+  const changed = supersededByCaller(replaced, record.id, now);
+  await ctx.store.putMemories([{ record, vector }]);
+  await ctx.store.updateMemories(changed);
+  await audit(ctx, "write", record.scope, [record.id, ...record.supersedes], record.sourceTurns, `added; superseded ${changed.length} named by the caller`);
+  return {
+    id: record.id,
+    action: "superseded",
+    reason: "the caller named the memories it replaces",
+    flagged: false,
+    supersedes: [...record.supersedes],
+    conflictsWith: [],
+    memory: record,
+    decidedBy: "caller",
+  };
 }
 
 function union(a: string[], b: string[]): string[] {
@@ -245,8 +313,10 @@ export async function importMemories(ctx: EngineContext, reqs: WriteRequest[]): 
   let imported = 0;
   let refused = 0;
   for (let i = 0; i < reqs.length; i += 256) {
-    const batch = reqs.slice(i, i + 256).flatMap((req) => {
-      const verdict = guardText(req.content);
+    const slice = reqs.slice(i, i + 256);
+    const verdicts = await Promise.all(slice.map((req) => guardWrite(req)));
+    const batch = slice.flatMap((req, j) => {
+      const verdict = verdicts[j] as Awaited<ReturnType<typeof guardWrite>>;
       if (verdict.kind === "secret") {
         refused++;
         return [];

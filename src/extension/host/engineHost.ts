@@ -17,6 +17,8 @@ export interface LocalMemoryOptions {
   storePath: string;
   /** Folder with local models (transformers.js layout); undefined: download into cacheDir when allowed. */
   modelPath: string | undefined;
+  /** Embedding model id (transformers.js); undefined: the engine's default (multilingual E5). */
+  modelId?: string;
   allowDownload: boolean;
   /** A Hugging Face–compatible mirror (empty: the hub). */
   remoteHost?: string;
@@ -42,6 +44,7 @@ export interface LocalMemory {
 
 export async function startLocalMemory(o: LocalMemoryOptions): Promise<LocalMemory> {
   const embedder = new TransformersEmbedder({
+    ...(o.modelId ? { modelId: o.modelId } : {}),
     ...(o.modelPath ? { modelDir: o.modelPath } : {}),
     allowDownload: o.allowDownload,
     cacheDir: o.cacheDir,

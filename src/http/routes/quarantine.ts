@@ -7,7 +7,7 @@ const ScopeQuery = z.object({ scope: ScopeSchema.optional() });
 
 /**
  * The quarantine: memories the guard held back (they look like instruction injections) and never
- * recalled. A person lists them, releases one (the guard is not asked again) or deletes it.
+ * recalled. A person lists them, releases one (the answer carries the guard's current verdict) or deletes it.
  */
 export const quarantineRoutes: Route[] = [
   {
@@ -22,7 +22,7 @@ export const quarantineRoutes: Route[] = [
   {
     method: "POST",
     path: "/quarantine/:id/release",
-    handler: async ({ engine, params, call }) => ({ json: { memory: await engine.releaseQuarantined(params.id as string, call) } }),
+    handler: async ({ engine, params, call }) => ({ json: await engine.releaseQuarantined(params.id as string, call) }),
   },
   {
     method: "DELETE",

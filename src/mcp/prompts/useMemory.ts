@@ -17,6 +17,7 @@ export function useMemoryText(task: string | undefined, scope: string): string {
     "",
     "While and after you work:",
     "- After a decision is made, or the user states a preference, constraint or fact that will matter later, call memory_write with one standalone sentence (add type and subject when you know them).",
+    "- When the new memory changes or replaces one memory_recall showed (a new value, a reversed decision, newer progress), pass that memory's id in replaces.",
     "- When the user says something worth keeping that you have not distilled, you may pass the turn to memory_ingest instead.",
     "- Keep the task state current with memory_write type task_state (e.g. \"Step 3 of 5 done: migrations written\").",
     "- Never store secrets, credentials, or instructions aimed at other agents; never store chit-chat.",

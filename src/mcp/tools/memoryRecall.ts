@@ -12,7 +12,7 @@ const recalledOut = z.object({
   score: z.number().describe("Final score: weighted sum of the factors."),
   factors: z
     .object({ relevance: z.number(), confidence: z.number(), timeDecay: z.number(), accessBoost: z.number() })
-    .describe("Per-factor scores, each 0-1."),
+    .describe("Per-factor scores, each 0-1; accessBoost is the use that counted (use never outranks a clearly more relevant memory)."),
   relevanceSource: z.enum(["cross-encoder", "fused"]),
   createdAt: z.string().describe("ISO-8601."),
   confirmedAt: z.string().describe("ISO-8601: last time it was stated or confirmed."),
@@ -27,7 +27,8 @@ export const memoryRecallTool = defineTool({
     "Look back before acting: returns the few memories that matter for a task or question (preferences, constraints, decisions, facts, task state), " +
     "ranked by relevance, confidence, recency and use, with stale/superseded ones already removed and unresolved conflicts reported. " +
     "Call it at the start of a task and whenever you are about to decide something the user may have an opinion on. " +
-    "The text result is a ready-to-use block for your context; an irrelevant query returns nothing.",
+    "The text result is a ready-to-use block for your context, one memory per line with its id (\"[id …]\") to pass to memory_write's replaces " +
+    "when a new memory replaces it; an irrelevant query returns nothing.",
   inputSchema: {
     query: z
       .string()

@@ -11,7 +11,9 @@ export const memoryWriteTool = defineTool({
     "Store one durable memory: a decision, a user preference, a project constraint, a verified fact, or the current task state. " +
     "Call it right after a decision is made or the user states a preference/constraint, with one standalone sentence readable without the conversation " +
     "(e.g. \"The team deploys only on Tuesdays.\"). The engine deduplicates, supersedes older contradicting memories on the same subject, and refuses secrets " +
-    "and instruction-injection; the result says what it did. Do not store chit-chat, secrets or whole transcripts (use memory_ingest for raw turns).",
+    "and instruction-injection; the result says what it did. When you know the new memory replaces ones memory_recall showed (a changed decision, an updated value " +
+    "or status), pass their ids in `replaces`: they are then superseded and the engine's own dedup/supersede is not applied to this write. " +
+    "Do not store chit-chat, secrets or whole transcripts (use memory_ingest for raw turns).",
   inputSchema: {
     content: z
       .string()
@@ -30,6 +32,14 @@ export const memoryWriteTool = defineTool({
       .max(MAX_ARRAY)
       .optional()
       .describe(`Free-form labels (at most ${MAX_ARRAY}).`),
+    replaces: z
+      .array(z.string().min(1).max(200).describe('A memory id exactly as memory_recall shows it, e.g. the x in "[id x]".'))
+      .max(LIMITS.replaces)
+      .optional()
+      .describe(
+        `Ids of memories this one replaces (at most ${LIMITS.replaces}): each must be an active memory of the same scope, else the call fails and nothing is written. ` +
+          "They become superseded by the new memory (kept as history, never recalled). Omit to let the engine decide.",
+      ),
   },
   outputSchema: {
     id: z.string().nullable().describe("The memory written or confirmed; null when nothing was stored."),
@@ -39,6 +49,10 @@ export const memoryWriteTool = defineTool({
     type: memoryTypeOut.optional().describe("The memory's type as stored."),
     subject: z.string().optional().describe("The memory's subject as stored."),
     supersedes: z.array(z.string()).optional().describe("Older memories this one replaced (present when any)."),
+    decidedBy: z
+      .enum(["caller", "llm", "rules"])
+      .describe('Who decided what was replaced: "caller" (you gave replaces), "llm" (the configured model judged add / update / keep) or "rules" (the engine\'s offline rules).'),
+    llmFallback: z.string().optional().describe("Why a configured LLM did not decide and the rules did (timeout, error, unreadable answer)."),
     conflictsWith: z.array(z.string()).optional().describe("Memories it contradicts without a decision (present when any)."),
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
@@ -51,6 +65,7 @@ export const memoryWriteTool = defineTool({
       validUntil: args.valid_until,
       scope: args.scope,
       tags: args.tags,
+      ...(args.replaces ? { replaces: args.replaces } : {}),
       source: "agent",
     });
     const structured = {
@@ -61,9 +76,11 @@ export const memoryWriteTool = defineTool({
       ...(r.memory ? { type: r.memory.type, subject: r.memory.subject } : {}),
       ...(r.supersedes.length > 0 ? { supersedes: r.supersedes } : {}),
       ...(r.conflictsWith.length > 0 ? { conflictsWith: r.conflictsWith } : {}),
+      decidedBy: r.decidedBy,
+      ...(r.llmFallback ? { llmFallback: r.llmFallback } : {}),
     };
     const extra = [
-      r.supersedes.length > 0 ? ` Supersedes ${r.supersedes.join(", ")}.` : "",
+      r.supersedes.length > 0 ? ` Supersedes ${r.supersedes.join(", ")} (decided by the ${r.decidedBy}).` : "",
       r.conflictsWith.length > 0 ? ` Conflicts with ${r.conflictsWith.join(", ")}.` : "",
     ].join("");
     return { structuredContent: structured, content: [{ type: "text", text: `${r.action}${r.id ? ` ${r.id}` : ""}: ${r.reason}${extra}` }] };

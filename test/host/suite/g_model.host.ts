@@ -5,7 +5,7 @@ import { join, normalize } from "node:path";
 import * as vscode from "vscode";
 import { hindsight, setSetting, waitFor } from "./helpers.js";
 
-const MODEL = "Xenova/all-MiniLM-L6-v2";
+const MODEL = "Xenova/multilingual-e5-small";
 
 /** A Hugging Face–style mirror of the local model folder: /<model>/resolve/main/<file>. */
 function startMirror(modelDir: string): Promise<{ server: Server; url: string; served: string[] }> {

@@ -23,7 +23,7 @@ describe("config.resolveConfig", () => {
     assert.equal(c.recall.vectorCandidates, 20);
     assert.deepEqual(c.recall.fusion, { vector: 0.45, fullText: 0.35, coverage: 0.2 });
     assert.equal(c.write.tieWindowMs, 0);
-    assert.equal(c.write.dedupSimilarity, 0.9);
+    assert.equal(c.write.dedupSimilarity, undefined, "unset: the embedding model's profile decides");
     assert.equal(c.write.defaultConfidence, 0.8);
     assert.deepEqual(c.weights, { relevance: 0.65, confidence: 0.2, timeDecay: 0.1, access: 0.05 });
   });

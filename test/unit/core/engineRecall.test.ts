@@ -19,14 +19,14 @@ describe("engine recall path (fakes)", () => {
     assert.equal(top.factors.timeDecay, 1);
     assert.equal(top.factors.accessBoost, 0);
     assert.ok(!r.memories.some((m) => m.content.includes("emojis")), "an unrelated memory was recalled");
-    assert.match(r.text, /^- \(fact, confidence 0\.80\) The API gateway listens on port 8443\.$/m);
+    assert.match(r.text, new RegExp(`^- \\[id ${top.id}\\] \\(fact, confidence 0\\.80\\) The API gateway listens on port 8443\\.$`, "m"));
   });
 
-  it("the text block shows the type and validity of each memory", async () => {
+  it("the text block shows the id, type and validity of each memory", async () => {
     const { engine } = await makeEngine();
-    await engine.write({ content: "I prefer economy plans for travel.", type: "preference", confidence: 0.9, validUntil: "2026-04-30" });
+    const w = await engine.write({ content: "I prefer economy plans for travel.", type: "preference", confidence: 0.9, validUntil: "2026-04-30" });
     const r = await engine.recall({ query: "economy plans travel" });
-    assert.equal(r.text, "- (preference, confidence 0.90) I prefer economy plans for travel. (valid until 2026-04-30)");
+    assert.equal(r.text, `- [id ${w.id}] (preference, confidence 0.90) I prefer economy plans for travel. (valid until 2026-04-30)`);
   });
 
   it("an irrelevant query recalls nothing", async () => {

@@ -289,7 +289,7 @@ describe("llm extractor: ingest", () => {
     const { engine } = await engineWith(llm);
     const r = await engine.ingest({ user: "The staging token is ghp_abcdefghijklmnopqrstuvwxyz0123456789. We use AcmeVPN." });
     assert.ok(!llm.requests[0]!.user.includes("ghp_abcdefghijklmnopqrstuvwxyz0123456789"));
-    assert.match(llm.requests[0]!.user, /\[REDACTED:GitHub token\]/);
+    assert.match(llm.requests[0]!.user, /\[REDACTED:github token\]/i);
     assert.equal(r.extractor, "llm");
     assert.equal(r.results[0]!.action, "quarantined");
   });

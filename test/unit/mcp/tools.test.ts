@@ -132,6 +132,43 @@ describe("mcp: tools over an in-memory transport", () => {
     assert.match(bad.reason, /injection/);
   });
 
+  it("memory_write replaces an id taken from memory_recall's text; decidedBy says who decided; bad ids are tool errors", async () => {
+    const { tools } = await c.client.listTools();
+    const write = tools.find((t) => t.name === "memory_write")!;
+    const replacesArg = (write.inputSchema.properties as Record<string, { type?: string; maxItems?: number; description?: string }>).replaces!;
+    assert.equal(replacesArg.type, "array");
+    assert.equal(replacesArg.maxItems, 20);
+    assert.match(replacesArg.description ?? "", /same scope/);
+    assert.ok((write.outputSchema?.properties as Record<string, unknown>).decidedBy, "decidedBy is in the output schema");
+
+    const old = structured(await c.call("memory_write", { content: "The design reviews happen in room 4B.", type: "fact" }));
+    assert.equal(old.decidedBy, "rules");
+    const shown = /\[id (\S+)\]/.exec(text(await c.call("memory_recall", { query: "Where do the design reviews happen?" })))?.[1];
+    assert.equal(shown, old.id);
+
+    const before = await c.engine.count();
+    const unknown = await c.call("memory_write", { content: "The design reviews moved to room 2A.", replaces: ["nope"] });
+    assert.equal(unknown.isError, true);
+    assert.match(text(unknown), /^INVALID_INPUT: replaces: no memory with id nope in scope project:test/);
+    const otherScope = await c.call("memory_write", { content: "The design reviews moved to room 2A.", replaces: [shown], scope: "project:elsewhere" });
+    assert.equal(otherScope.isError, true);
+    assert.match(text(otherScope), new RegExp(`^INVALID_INPUT: replaces: no memory with id ${shown} in scope project:elsewhere`));
+    assert.equal(await c.engine.count(), before, "a refused write stored nothing");
+    assert.equal(await c.engine.count("project:elsewhere"), 0);
+
+    const r = await c.call("memory_write", { content: "The design reviews moved to room 2A.", type: "fact", replaces: [shown] });
+    const s = structured(r);
+    assert.equal(s.action, "superseded");
+    assert.deepEqual(s.supersedes, [old.id]);
+    assert.equal(s.decidedBy, "caller");
+    assert.match(text(r), new RegExp(`Supersedes ${old.id} \\(decided by the caller\\)`));
+    assert.equal((await c.engine.get(old.id)).status, "superseded");
+
+    const stale = await c.call("memory_write", { content: "The design reviews are in room 9.", replaces: [old.id] });
+    assert.equal(stale.isError, true);
+    assert.match(text(stale), new RegExp(`^INVALID_INPUT: replaces: memory ${old.id} is superseded, not active \\(superseded by ${s.id}\\)`));
+  });
+
   it("memory_recall returns ranked memories with factors, the text block, and filters by type", async () => {
     const w = structured(await c.call("memory_write", { content: "The API gateway listens on port 8443.", type: "fact" }));
     await c.call("memory_write", { content: "The user prefers dark mode in the API gateway dashboard.", type: "preference" });
@@ -319,6 +356,7 @@ describe("mcp: the profile resource and the use_memory prompt", () => {
     const body = (msg.content as { text: string }).text;
     assert.match(body, /memory_recall/);
     assert.match(body, /memory_write/);
+    assert.match(body, /id in replaces/);
     assert.match(body, /add pagination to the billing API/);
     assert.match(body, /project:test/);
     const plain = await c.client.getPrompt({ name: "use_memory" });

@@ -1,0 +1,213 @@
+import { CJK_RUN } from "../text/cjk.js";
+import { contentTokens } from "../text/tokens.js";
+
+/**
+ * A slot is the thing plus the attribute a statement gives a value for. Two statements share a
+ * slot when everything they say but their values is the same ("the default shell is bash" /
+ * "the default shell is fish"); they do not when the same thing gets another attribute ("the
+ * queue retries three times" / "the queue keeps messages for a week").
+ */
+
+/** Words that announce a change without naming what it replaces. */
+const CHANGE_VERB =
+  /\b(switch(ed|ing)?|mov(ed|ing)|migrat(ed|ing)|chang(ed|ing)|replac(ed|ing)|swapp?(ed|ing)?|upgrad(ed|ing)|downgrad(ed|ing)|convert(ed|ing)|renam(ed|ing)|port(ed|ing)|transition(ed|ing)|went)\b|换成|改成|改为|改用|换了|换到|切换|迁移|升级|降级|替换|取代|替代|改到|转到|挪到/i;
+
+/** Words that put a statement next to earlier ones rather than in their place. */
+const ADDITIVE = /\b(also|too|as well|another|additionally|in addition|besides|alongside|on top of|plus|second|extra)\b|另外|也|还(?!没|是|不|有点|挺|好|行|可以)[\u4e00-\u9fff]|额外|同时|此外|又/i;
+
+/**
+ * A correction of what the speaker just said opens with a retraction and gives the right value:
+ * "no wait, it's the blue cable", "sorry, I meant Thursday", "不对，是三号楼". It replaces the
+ * closest thing said moments before, whether or not it names the old value.
+ */
+const CORRECTION = /^\W*(no,?\s+wait|wait,?\s+no|scratch that|sorry,?\s+i\s+meant?|i\s+meant?|correction|actually,?\s+(no|it'?s|that'?s|i)|oops,?\s+(i mean|it'?s)|my bad|strike that|rather)\b|^\W*(不对|说错了|更正|纠正一下|哦不|不是，|应该是|我记错了)/iu;
+
+export function correctsEarlier(text: string): boolean {
+  return CORRECTION.test(text);
+}
+
+export function announcesChange(text: string): boolean {
+  return CHANGE_VERB.test(text);
+}
+
+/** "also / as well / 另外 / 也": an addition, unless it also names what it replaces. */
+export function isAdditive(text: string): boolean {
+  return ADDITIVE.test(text) && oldValues(text).length === 0;
+}
+
+const PHRASE = String.raw`([\p{L}\p{N}][\p{L}\p{N}._+#/-]*(?:\s+[\p{L}\p{N}][\p{L}\p{N}._+#/-]*){0,3})`;
+const CJK_PHRASE = String.raw`\s*([\p{L}\p{N}._+#/-]+(?:\s+[\p{L}\p{N}._+#/-]+){0,2}|[\u4e00-\u9fff]{1,8})\s*`;
+
+/**
+ * The kinds of statement that name the value they replace, each capturing that value:
+ * "the linter went from eslint to biome", "pnpm → bun", "we no longer deploy on Heroku",
+ * "use tabs instead of spaces", "replaced Jenkins with Buildkite", "从 Maven 改成了 Gradle", "不再用 Jira".
+ */
+const NAMES_OLD_VALUE: RegExp[] = [
+  new RegExp(String.raw`\bfrom\s+(?:the\s+|a\s+|an\s+|our\s+)?${PHRASE}\s+(?:to|into|onto|over to)\s+\S`, "iu"),
+  new RegExp(String.raw`${PHRASE}\s*(?:→|->|=>|⟶)\s*\S`, "iu"),
+  new RegExp(String.raw`\bno longer\s+(?:(?:uses?|using|on|in|at|runs? on|deploys? (?:to|on)|hosted on|with|has|have|is|are|called|named|prefers?)\s+)?(?:the\s+|a\s+)?${PHRASE}`, "iu"),
+  new RegExp(String.raw`\bno more\s+(?:the\s+)?${PHRASE}`, "iu"),
+  new RegExp(String.raw`\b(?:not|n't)\s+(?:(?:use|using|on|in)\s+)?(?:the\s+)?${PHRASE}\s+any\s?more\b`, "iu"),
+  new RegExp(String.raw`\binstead of\s+(?:the\s+|a\s+|an\s+)?${PHRASE}`, "iu"),
+  new RegExp(String.raw`\b(?:replaced|swapped|traded|ditched|dropped)\s+(?:the\s+|our\s+)?${PHRASE}\s+(?:with|for|in favou?r of)\b`, "iu"),
+  new RegExp(String.raw`${PHRASE}\s+(?:(?:has|have|was|were|got|is|are)\s+(?:been\s+)?)(?:replaced|superseded|retired|dropped)\b`, "iu"),
+  new RegExp(String.raw`${PHRASE}\s+(?:is|are|was|were)\s+no longer\s+(?:needed|supported|maintained|running|the default|in use|used)\b`, "iu"),
+  new RegExp(String.raw`\bmoved\s+(?:away\s+)?off\s+(?:of\s+)?(?:the\s+)?${PHRASE}`, "iu"),
+  new RegExp(String.raw`(?:从|由)${CJK_PHRASE}(?:换成|改成|改为|改用|换到|切换到|切到|迁移到|迁到|升级到|降级到|转到|挪到|变成|调整为|调整到|改到)`, "u"),
+  new RegExp(String.raw`不再(?:用|使用|采用|走|跑在|部署在|放在|是)${CJK_PHRASE}`, "u"),
+  new RegExp(String.raw`把${CJK_PHRASE}(?:换成|改成|改为|替换成|替换为|换掉|迁移到)`, "u"),
+  new RegExp(String.raw`(?:替换|取代|替代)(?:了)?(?:原来的|之前的|以前的)?${CJK_PHRASE}`, "u"),
+  new RegExp(String.raw`(?:弃用|放弃|停用|废弃)(?:了)?${CJK_PHRASE}`, "u"),
+  new RegExp(String.raw`(?:原来|之前|以前|本来)(?:是|用|用的是|的)${CJK_PHRASE}[，,]?\s*(?:现在|目前|如今)`, "u"),
+  new RegExp(String.raw`${CJK_PHRASE}(?:已经|已)(?:被)?(?:换成|改成|改为|替换|取代|弃用|停用)`, "u"),
+];
+
+/** Words that can open the captured phrase but are not part of the value ("from the old X"). */
+const LEADING_NOISE = /^(?:old|previous|former|legacy|original|existing|current|our|the|a|an|using|use|原来的|之前的|以前的|旧的|老的)\s*/i;
+
+/** The values a statement says it replaces ("from A to B" → A), as content tokens; empty when it names none. */
+export function oldValues(text: string): string[][] {
+  const out: string[][] = [];
+  for (const rule of NAMES_OLD_VALUE) {
+    const m = text.match(rule);
+    const phrase = m?.[1]?.replace(LEADING_NOISE, "").trim();
+    if (!phrase) continue;
+    // In "订单库 MySQL 8.0" the value is "MySQL 8.0": when a phrase holds value-like words, those are the value.
+    const values = [...valueTokens(phrase)];
+    const tokens = values.length > 0 && values.length < contentTokens(phrase).length && /[\u4e00-\u9fff]/.test(phrase) ? values : contentTokens(phrase);
+    if (tokens.length > 0) out.push(tokens);
+  }
+  return out;
+}
+
+/** Does a memory hold this value: every token of the value phrase occurs in it. */
+export function holdsValue(tokens: Set<string>, value: string[]): boolean {
+  return value.length > 0 && value.every((t) => tokens.has(t));
+}
+
+/**
+ * Tokens that are values rather than the thing or attribute: numbers and versions, code-like
+ * identifiers (snake_case, dotted, camelCase), names written with a capital inside a sentence, and
+ * Latin words inside Chinese text ("缓存用 Valkey").
+ */
+export function valueTokens(text: string): Set<string> {
+  const out = new Set<string>();
+  const cjk = new RegExp(CJK_RUN.source, "u").test(text);
+  const words = text.match(/[\p{L}\p{N}][\p{L}\p{N}_.+#/-]*/gu) ?? [];
+  words.forEach((w, i) => {
+    const sentenceStart = i === 0 || /[.!?。！？:：]\s*$/.test(text.slice(0, text.indexOf(w)));
+    const isValue =
+      /\d/.test(w) ||
+      /[_.#+/]/.test(w.replace(/[.]$/, "")) ||
+      /[a-z][A-Z]/.test(w) ||
+      (/^[A-Z]/.test(w) && !sentenceStart) ||
+      /^[A-Z]{2,}$/.test(w) ||
+      (cjk && /^[A-Za-z]/.test(w));
+    if (!isValue) return;
+    for (const t of contentTokens(w)) out.add(t);
+  });
+  for (const q of text.matchAll(/["'`“‘「『]([^"'`”’」』]{1,40})["'`”’」』]/gu)) for (const t of contentTokens(q[1] ?? "")) out.add(t);
+  return out;
+}
+
+/** Verbs whose object is one of many (a person likes many things, a service needs many headers): sharing one is no shared attribute. */
+const MANY_VALUED = new Set(
+  (
+    "use uses using like likes love loves enjoy enjoys have has own owns know knows speak speaks support supports include includes " +
+    "contain contains need needs require requires accept accepts allow allows visit visited play plays read reads watch watches eat eats " +
+    "want wants call calls run runs depend depends integrate integrates 用 使用 喜欢 爱 有 会 支持 包括 包含 需要 依赖 去过 吃 看 玩"
+  )
+    .split(/\s+/)
+    .flatMap((w) => contentTokens(w)),
+);
+
+/** Who a statement is about when that says nothing about which attribute it gives: the speaker, the team, the project. */
+const OWNER_WORDS = new Set(["user", "team", "project", "we", "用户", "我们", "团队", "项目"].flatMap((w) => [w, ...contentTokens(w)]));
+
+const CHANGE_WORDS = new RegExp(CHANGE_VERB.source, "giu");
+
+/** Content tokens without the change and filler words that do not belong to the slot ("now", "switched", "改成"). */
+function slotTokens(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const t of contentTokens(withoutSpeaker(text).replace(CHANGE_WORDS, " "))) if (!/^(now|new|current|currently|latest|update|updat|today)$/.test(t)) out.add(t);
+  return out;
+}
+
+/** Who said it is not what it is about: "Priya says: …", "Omar mentioned that …", "小王说：…". */
+export function withoutSpeaker(text: string): string {
+  return text.replace(/^\s*(?:[A-Z][\p{L}'-]*(?:\s+[A-Z][\p{L}'-]*)?\s+(?:says|said|mentioned|noted|wrote)\s*(?:[:：]|that\b)?|[\u4e00-\u9fff]{1,4}(?:说|表示|提到)\s*[:：，,]?)\s*/u, "");
+}
+
+export interface SlotMatch {
+  common: string[];
+  onlyNew: string[];
+  onlyOld: string[];
+}
+
+/**
+ * Same slot, different value: what the two statements share names an attribute (not only who they
+ * are about and a many-valued verb), and what differs is values on both sides — or one word each
+ * side when the shared part is the larger and the verb holds one object ("prefers dark mode" /
+ * "prefers light mode").
+ */
+export function sameSlot(newer: string, older: string): SlotMatch | null {
+  const a = slotTokens(newer);
+  const b = slotTokens(older);
+  const common = [...a].filter((t) => b.has(t));
+  const onlyNew = [...a].filter((t) => !b.has(t));
+  const onlyOld = [...b].filter((t) => !a.has(t));
+  if (onlyNew.length === 0 || onlyOld.length === 0) return null;
+  const attribute = common.filter((t) => !OWNER_WORDS.has(t) && !MANY_VALUED.has(t));
+  if (attribute.length === 0 || common.length < 2) return null;
+  const values = new Set([...valueTokens(newer), ...valueTokens(older)]);
+  const allValues = [...onlyNew, ...onlyOld].every((t) => values.has(t));
+  // A many-valued verb ("uses", "needs") holds several objects at once: only a swap of values is evidence of one slot.
+  const oneWordEach = onlyNew.length === 1 && onlyOld.length === 1 && !common.some((t) => MANY_VALUED.has(t));
+  if (!(allValues || oneWordEach)) return null;
+  if (common.length < Math.max(onlyNew.length, onlyOld.length)) return null;
+  return { common, onlyNew, onlyOld };
+}
+
+/** Generic heads that label a status line without naming the task ("Update:", "Status:", "进展："). */
+const GENERIC_LABEL = /^(update|status|progress|note|fyi|heads up|quick update|status update|progress update|更新|进展|进度|状态|汇报|备注)$/i;
+
+/** The task a status line is about: the label before a colon ("Data import: 40% done" → "data import"), without words that only say it is a status. */
+export function taskLabel(text: string): string[] | null {
+  let rest = text.trim();
+  for (let i = 0; i < 2; i++) {
+    const m = rest.match(/^([^:：\n]{2,48})[:：]\s*(.+)$/su);
+    if (!m) return null;
+    const label = (m[1] ?? "").trim();
+    if (!GENERIC_LABEL.test(label)) {
+      const tokens = contentTokens(label).filter((t) => !GENERIC_LABEL.test(t));
+      return tokens.length > 0 ? tokens : null;
+    }
+    rest = m[2] ?? "";
+  }
+  return null;
+}
+
+/** A count against a total ("7 of 12 screens", "7/12", "完成 7/12"): progress of one task keeps its total and its unit. */
+export function progressFrame(text: string): { total: string; frame: Set<string> } | null {
+  const m = text.match(/(\d+)\s*(?:of|out of|\/|／)\s*(?:the\s+)?(\d+)/i) ?? text.match(/(\d+)\s*(?:个|项|张|条)?\s*[，,]?\s*(?:共|总共|一共)\s*(\d+)/);
+  // Chinese puts the total first: "10 个类目迁完 7 个".
+  const zh = m ? null : text.match(/(\d+)\s*[个张条项份台][^，。,]{0,16}?(\d+)\s*[个张条项份台]/);
+  if (!m && !zh) return null;
+  const total = m ? (m[2] ?? "") : (zh?.[1] ?? "");
+  const frame = new Set([...slotTokens(text)].filter((t) => !/\d/.test(t)));
+  return { total, frame };
+}
+
+/**
+ * Nouns that name an attribute rather than a thing: a subject ending in one names a slot by itself
+ * ("invoice due date", "会员等级", "build cache location"), where a subject naming only a thing
+ * ("the payments service", "用户的车") holds many attributes.
+ */
+const ATTRIBUTE_NOUN =
+  /\b(location|place|path|url|address|host|port|endpoint|version|method|strategy|policy|format|style|convention|owner|maintainer|name|language|framework|provider|vendor|channel|schedule|time|day|date|deadline|cadence|frequency|limit|quota|size|timeout|target|default|setting|plan|tier|price|pricing|cost|currency|region|theme|font|status|level|mode|preference|choice)s?\s*$|(方式|方法|地址|位置|路径|端口|版本|策略|格式|风格|规范|负责人|名称|名字|语言|框架|渠道|时间|日期|期限|截止|频率|上限|价格|费用|套餐|主题|字体|状态|等级|模式|偏好|供应商|服务商)\s*$/iu;
+
+/** The caller's subject names an attribute of a thing, so one subject is one slot. */
+export function subjectNamesSlot(subject: string): boolean {
+  return ATTRIBUTE_NOUN.test(subject.trim());
+}

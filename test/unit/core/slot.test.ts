@@ -1,0 +1,92 @@
+import { strict as assert } from "node:assert";
+import { sameTask } from "../../../src/core/write/reconcile.js";
+import { isAdditive, oldValues, sameSlot, subjectNamesSlot, valueTokens } from "../../../src/core/write/slot.js";
+import { turnIsNoise, extractRules } from "../../../src/core/write/extract.js";
+
+const opts = { now: Date.parse("2026-10-01T09:00:00Z"), speaker: null, maxMemoryChars: 240, defaultConfidence: 0.8 };
+
+describe("slots: the thing plus the attribute, values masked", () => {
+  it("only values differ: same slot", () => {
+    assert.ok(sameSlot("The wiki is hosted on Outline.", "The wiki is hosted on BookStack."));
+    assert.ok(sameSlot("The thumbnail worker runs 6 replicas.", "The thumbnail worker runs 2 replicas."));
+    assert.ok(sameSlot("文档站用 Docsify 搭建。", "文档站用 VitePress 搭建。"));
+    assert.ok(sameSlot("The user prefers aisle seats.", "The user prefers window seats."), "one word each, a one-object verb");
+  });
+
+  it("another attribute of the same thing, or a many-valued verb: not the same slot", () => {
+    assert.equal(sameSlot("The wiki is hosted on Outline.", "The wiki is backed up every night."), null);
+    assert.equal(sameSlot("The search API returns results in pages of 50.", "The search API rejects queries longer than 200 characters."), null);
+    assert.equal(sameSlot("The user likes climbing.", "The user likes pottery."), null, "a person likes many things");
+    assert.equal(sameSlot("Mara works at Figma.", "Tomas works at Canva."), null, "different people: only the verb is shared");
+  });
+
+  it("values: numbers, versions, code-like names, capitalised names inside a sentence, Latin words in Chinese", () => {
+    const v = valueTokens("The parser uses tree_sitter 0.22 and Nom.");
+    // In content-token space, as the engine compares them: "tree_sitter" → tree, sitter; "0.22" → 0, 22.
+    assert.ok(v.has("sitter") && v.has("22") && v.has("nom"), [...v].join(","));
+    assert.ok(valueTokens("缓存用 Valkey 做").has("valkey"));
+    assert.ok(!valueTokens("The parser is fast.").has("parser"));
+  });
+
+  it("a statement that names the value it replaces, in its different forms", () => {
+    const cases: Array<[string, string]> = [
+      ["The linter went from ESLint to Biome.", "eslint"],
+      ["pnpm → bun for installs", "pnpm"],
+      ["We no longer deploy on Heroku.", "heroku"],
+      ["Indent with tabs instead of spaces.", "space"],
+      ["We replaced Jenkins with Buildkite.", "jenkin"],
+      ["Sentry is no longer used for tracing.", "sentry"],
+      ["构建从 Maven 改成了 Gradle。", "maven"],
+      ["我们不再用 Jira 了。", "jira"],
+      ["订单库 Oracle 已经换成 PostgreSQL 了。", "oracle"],
+    ];
+    for (const [text, old] of cases) assert.ok(oldValues(text).some((v) => v.includes(old)), `${text} → ${JSON.stringify(oldValues(text))}`);
+    assert.deepEqual(oldValues("The wiki is hosted on Outline."), []);
+  });
+
+  it("an addition never replaces, unless it also names what it replaces", () => {
+    assert.ok(isAdditive("We now also ship a Windows build."));
+    assert.ok(isAdditive("日志另外还会写一份到 Loki。"));
+    assert.ok(!isAdditive("Builds moved from CircleCI to Drone, and also run on arm64."));
+    assert.ok(!isAdditive("The wiki is hosted on Outline."));
+  });
+
+  it("a subject that ends in an attribute noun names a slot; one naming a thing does not", () => {
+    assert.ok(subjectNamesSlot("invoice due date"));
+    assert.ok(subjectNamesSlot("会员等级"));
+    assert.ok(!subjectNamesSlot("render queue"));
+    assert.ok(!subjectNamesSlot("payments service"));
+  });
+
+  it("task state: one label, or a count against the same total, is one task", () => {
+    assert.ok(sameTask("Docs translation: 3 chapters left.", "Docs translation: blocked on the glossary review."));
+    assert.ok(sameTask("Photos tagged: 120 of 900 so far.", "Now 480 of 900 photos are tagged."));
+    assert.ok(sameTask("相册整理：900 张里标了 120 张。", "相册整理：900 张已经标完 480 张了。"));
+    assert.ok(!sameTask("Docs translation: 3 chapters left.", "Logo redesign: waiting on the client."));
+  });
+});
+
+describe("the noise gate: passing states, interruptions, interjections, sign-offs, retractions", () => {
+  it("stores none of them", () => {
+    for (const turn of [
+      "Brb, the courier is at the gate.",
+      "The coffee order is wrong again, lol.",
+      "Ok, calling it a day.",
+      "I'm exhausted after that workshop.",
+      "刚下飞机，好困。",
+      "等我一下，快递到了。",
+      "The build looked red... scratch that, it's fine now.",
+      "唉，又加班了。",
+    ]) {
+      assert.deepEqual(extractRules(turn, opts), [], turn);
+      assert.ok(turnIsNoise(turn), `${turn} should not come back from the raw log`);
+    }
+  });
+
+  it("keeps what follows a retraction when it is a new decision, and questions stay findable in the raw log", () => {
+    const kept = extractRules("Forget it, we'll keep paying yearly.", opts);
+    assert.equal(kept.length, 1);
+    assert.match(kept[0]!.content, /paying yearly/);
+    assert.equal(turnIsNoise("Why does the export job time out at midnight?"), false);
+  });
+});
