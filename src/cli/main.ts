@@ -28,7 +28,7 @@ const USAGE = `hindsight — memory for coding agents
   hindsight summarize [TOPIC] [--subject S] [--type T] [--since ISO] [--until ISO] [--propose]
   hindsight review [list|propose|approve ID|reject ID|rollback ID] [--status S]
   hindsight reembed [--data DIR]
-  hindsight eval FILE [--json] [--store lancedb|memory] [--gate BASELINE.json] [--case ID]... [--trace] [--config JSON]
+  hindsight eval FILE|DIR [--json] [--store lancedb|memory] [--gate BASELINE.json] [--case ID]... [--trace] [--config JSON]
   hindsight bench locomo FILE [--k 5,10] [--conversations N] [--json]
   hindsight bench perf [--n 1000,10000,100000] [--json]
   hindsight bench serve [--n 10000] [--json]

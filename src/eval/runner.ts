@@ -137,6 +137,7 @@ async function runStep(engine: MemoryEngine, step: Step, trace: (line: string) =
       ...(step.recall.type ? { types: [step.recall.type] } : {}),
       ...(layer && layer !== "L0" ? { layers: [layer] } : {}),
     });
+    trace(`recall "${step.recall.query}": ${r.memories.slice(0, 3).map((m) => `${m.score.toFixed(3)} (rel ${m.factors.relevance.toFixed(3)}) ${m.content.slice(0, 50)}`).join(" | ") || "nothing"}`);
     return checkRecall(r, expect);
   }
   return [];

@@ -1,9 +1,10 @@
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { HindsightError } from "../../core/errors.js";
 import type { MemoryStore } from "../../core/ports.js";
+import type { CasesFile } from "../../eval/cases.js";
 import { parseCasesFile, runCases, type CaseResult } from "../../eval/runner.js";
 import { embedderFromEnv } from "../../server/runtime.js";
 import { LanceStore } from "../../stores/lancedb/lanceStore.js";
@@ -15,7 +16,35 @@ interface Baseline {
   passed: number;
 }
 
-/** `hindsight eval FILE [--json] [--store lancedb|memory] [--gate BASELINE]` */
+/**
+ * Every case of a file, or of every `*.json` file in a folder (one suite: the judgement halves in
+ * eval/judgement/tune and check are folders of one file per kind of statement).
+ */
+async function readSuite(path: string): Promise<CasesFile> {
+  const files = (await stat(path).catch(() => null))?.isDirectory()
+    ? (await readdir(path)).filter((f) => f.endsWith(".json")).sort().map((f) => join(path, f))
+    : [path];
+  if (files.length === 0) throw new HindsightError("CASES_INVALID", `eval: ${path} holds no .json cases files`, { field: "FILE" });
+  const suites: CasesFile[] = [];
+  for (const file of files) {
+    let json: unknown;
+    try {
+      json = JSON.parse(await readFile(file, "utf8"));
+    } catch (err) {
+      throw new HindsightError("CASES_INVALID", `eval: cannot read ${file} as JSON: ${(err as Error).message}`, { field: "FILE" });
+    }
+    suites.push(parseCasesFile(json));
+  }
+  const cases = suites.flatMap((s) => s.cases);
+  const seen = new Set<string>();
+  for (const c of cases) {
+    if (seen.has(c.id)) throw new HindsightError("CASES_INVALID", `eval: case id "${c.id}" appears twice in ${path}`, { field: "id" });
+    seen.add(c.id);
+  }
+  return { ...suites[0]!, cases };
+}
+
+/** `hindsight eval FILE|DIR [--json] [--store lancedb|memory] [--gate BASELINE]` */
 export async function evalCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -31,13 +60,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
   });
   const path = positionals[0];
   if (!path) throw new HindsightError("INVALID_INPUT", "eval: give the cases file to run, e.g. hindsight eval ../shared/eval/cases.public.json", { field: "FILE" });
-  let json: unknown;
-  try {
-    json = JSON.parse(await readFile(path, "utf8"));
-  } catch (err) {
-    throw new HindsightError("CASES_INVALID", `eval: cannot read ${path} as JSON: ${(err as Error).message}`, { field: "FILE" });
-  }
-  const parsed = parseCasesFile(json);
+  const parsed = await readSuite(path);
   const only = values.case ?? [];
   const file = only.length === 0 ? parsed : { ...parsed, cases: parsed.cases.filter((c) => only.some((id) => c.id.includes(id))) };
   const root = await mkdtemp(join(tmpdir(), "hindsight-eval-"));
