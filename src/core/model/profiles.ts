@@ -27,6 +27,8 @@ export interface ModelProfile {
   cosineHigh: number;
   /** Added to both ends when query and memory are both Chinese: E5 puts unrelated Chinese pairs about 0.08 closer than English ones. */
   cjkCosineShift: number;
+  /** Added to both ends when one side is Chinese and the other is not: E5 puts even related cross-language pairs lower (unrelated ~0.71-0.76, related 0.77-0.86). */
+  crossLanguageShift: number;
   /** Two Chinese passages: similarity = 1 - (1 - cos)·stretch, so E5's unrelated Chinese pairs (~0.87) land where English ones do (~0.79). */
   cjkStretch: number;
 }
@@ -46,6 +48,7 @@ const MINILM: ModelProfile = {
   cosineLow: 0.15,
   cosineHigh: 0.65,
   cjkCosineShift: 0,
+  crossLanguageShift: 0,
   cjkStretch: 1,
 };
 
@@ -61,6 +64,7 @@ const E5_SMALL: ModelProfile = {
   cosineLow: 0.76,
   cosineHigh: 0.88,
   cjkCosineShift: 0.08,
+  crossLanguageShift: -0.03,
   cjkStretch: 1.6,
 };
 

@@ -40,7 +40,8 @@ export function fuseRelevance(q: QueryFeatures, text: string, vector: Float32Arr
   const cov = coverage(q.tokens, contentTokenSet(text));
   const docCjk = unreadable(text, q.model);
   const cos = q.cjk || docCjk ? 0 : cosine(q.vector, vector);
-  const shift = isMostlyCjk(q.text) && isMostlyCjk(text) ? q.model.cjkCosineShift : 0;
+  const [qZh, docZh] = [isMostlyCjk(q.text), isMostlyCjk(text)];
+  const shift = qZh && docZh ? q.model.cjkCosineShift : qZh !== docZh ? q.model.crossLanguageShift : 0;
   const cosCal = clamp01((cos - q.model.cosineLow - shift) / (q.model.cosineHigh - q.model.cosineLow));
   if (q.cjk || docCjk) {
     const relevance = 0.5 * cov + 0.5 * fullTextNorm * Math.min(1, cov * 2);
