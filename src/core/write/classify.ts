@@ -1,5 +1,5 @@
 import type { MemoryType } from "../model/memory.js";
-import { correctsEarlier, oldValues } from "./slot.js";
+import { announcesChange, correctsEarlier, oldValues } from "./slot.js";
 
 /** Ordered cue lists: the first kind whose cue matches wins. Names are what tests and docs refer to. */
 const TASK_STATE = [
@@ -16,8 +16,6 @@ const TASK_STATE = [
   // A status line labelled as one: "Billing cutover status: …", "前端重构进展：…".
   /^[^:：\n]{0,40}\b(progress|status|update)\s*[:：]/i,
   /^[^:：\n]{0,20}(进度|进展|更新|状态)[^:：\n]{0,4}[:：]/,
-  // A resultative verb says a step is finished: "接口联调完了", "图纸画好了", "搞定了".
-  /(?![好就太很真挺])[\u4e00-\u9fff](完|好)了|搞定|弄完/,
   // A total and the share done, Chinese order: "8 个接口已经对完 5 个", "12 张表迁了 9 张".
   /\d+\s*[个张条项份台][^，。,]{0,16}?\d+\s*[个张条项份台]/,
   /第\s*\d+\s*步|已完成|进行中|还剩|进度|还没|尚未|\d+\s*[/／]\s*\d+|卡在|等待|待审|在等/,
@@ -45,9 +43,15 @@ const EVENT = [
   /昨天|前天|上周|上个月|去年|刚才|发生|反馈|故障|事故/,
 ];
 
+/**
+ * A resultative verb says a step of work is finished: "接口联调完了", "图纸画好了", "搞定了" — unless
+ * the sentence is about a change of value ("看完医生，药换成了…"), where the finished part is only context.
+ */
+const FINISHED_STEP = /(?![好就太很真挺])[\u4e00-\u9fff](完|好)了|搞定|弄完/;
+
 /** Best-guess kind of a statement when the caller did not say. */
 export function classifyType(text: string): MemoryType {
-  if (TASK_STATE.some((r) => r.test(text))) return "task_state";
+  if (TASK_STATE.some((r) => r.test(text)) || (FINISHED_STEP.test(text) && !announcesChange(text) && oldValues(text).length === 0)) return "task_state";
   if (PREFERENCE.some((r) => r.test(text))) return "preference";
   if (CONSTRAINT.some((r) => r.test(text))) return "constraint";
   // A statement naming the value it replaces states what holds now, not something that happened ("moved from A to B").

@@ -130,7 +130,13 @@ export function relate(candidate: Candidate, existing: MemoryRecord, existingVec
   if (replacesNamedValue(candidate.content, existing.content) && (sim >= (lexical ? 0 : t.namedValueTopic) || lexicalSimilarity(candidate.content, existing.content) > 0)) {
     return { kind: "supersedes", existing, reason: "names the value it replaces", namedValue: true };
   }
-  if (!sameType || !changed) return null;
+  if (!changed) return null;
+  if (!sameType) {
+    // A change announced in so many words ("switched", "换成") crosses a classifier's type guess; nothing else does.
+    const announced = announcesChange(candidate.content) && !isAdditive(candidate.content) && sharesAttribute(candidate.content, existing.content);
+    const close = sim >= (lexical ? config.write.topicSimilarityCjk : t.topicSimilarity) || lexicalSimilarity(candidate.content, existing.content) >= LEXICAL_TOPIC_WITH_CUE;
+    return announced && close ? { kind: "supersedes", existing, reason: `same topic (similarity ${sim.toFixed(2)}), announced as a change` } : null;
+  }
   // Progress goes on: "the tiles are done too" is the next state of the renovation, not a second task.
   if (candidate.type === "task_state" && sameTask(candidate.content, existing.content)) {
     return { kind: "supersedes", existing, reason: "a newer status of that task" };
