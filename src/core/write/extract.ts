@@ -142,7 +142,9 @@ const CONTINUATION = /^(it|this|that|they|these|those|he|she|which|so|and|but|be
  * billing"), not the problem going away ("it's fine now", "好了").
  */
 const RETRACTION = /\b(never ?mind|nevermind|forget (it|that|about it)|scratch that|ignore (that|me|what i said)|disregard (that|my last)|nvm|false alarm)\b|算了|没事了|当我没说|别管了|不用了|(先)?不(用|必)?(查|看|弄|管|找)了/giu;
-const RESOLVED = /^\W*(oh,?\s*)?(it|that|this|everything|all)?\s*('?s|is|was)?\s*(works?|working|fine|ok|okay|good|sorted|fixed|resolved|back)\b|\b(works|working|fixed|sorted|resolved) (now|itself|again)\b|好了|没事|没问题|能用了|可以了|正常了|搞定了|解决了|不(用|必|需要)?(查|找|看|弄|管)了/iu;
+// The problem went away or was put off: "it's fine now", "I figured it out", "got it going", "回头再说", "不用查快递了".
+const RESOLVED =
+  /^\W*(oh,?\s*)?(it|that|this|everything|all)?\s*('?s|is|was)?\s*(works?|working|fine|ok|okay|good|sorted|fixed|resolved|back)\b|\b(works|working|fixed|sorted|resolved) (now|itself|again)\b|\b(sorted|figured|worked|straightened)\s+(it|that|this|things)\s+out\b|\b(fixed|solved|sorted)\s+(it|that|this)\b|\bgot (it|that) (working|going|sorted)\b|好了|没事|没问题|能用了|可以了|正常了|搞定了|解决了|不(用|必|需要)?(查|找|看|弄|管)[\u4e00-\u9fff]{0,4}了|再说/iu;
 
 function afterRetraction(sentences: string[]): string[] {
   let last = -1;

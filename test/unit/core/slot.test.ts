@@ -77,6 +77,8 @@ describe("the noise gate: passing states, interruptions, interjections, sign-off
       "等我一下，快递到了。",
       "The build looked red... scratch that, it's fine now.",
       "唉，又加班了。",
+      "Nevermind my last question, I straightened it out.",
+      "算了，不用找那把钥匙了，明天再说。",
     ]) {
       assert.deepEqual(extractRules(turn, opts), [], turn);
       assert.ok(turnIsNoise(turn), `${turn} should not come back from the raw log`);
