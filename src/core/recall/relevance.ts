@@ -12,10 +12,12 @@ export interface QueryFeatures {
   cjk: boolean;
   /** The model's thresholds the evidence is calibrated with. */
   model: Thresholds;
+  /** The query is mostly Chinese (read once per query: calibration shifts depend on both sides' language). */
+  zh: boolean;
 }
 
 export function queryFeatures(text: string, vector: Float32Array, model: Thresholds): QueryFeatures {
-  return { text, vector, tokens: contentTokenSet(text), cjk: unreadable(text, model), model };
+  return { text, vector, tokens: contentTokenSet(text), cjk: unreadable(text, model), model, zh: isMostlyCjk(text) };
 }
 
 export interface RelevanceParts {
@@ -38,10 +40,10 @@ export interface RelevanceParts {
 export function fuseRelevance(q: QueryFeatures, text: string, vector: Float32Array, fullTextNorm: number, config: EngineConfig): RelevanceParts {
   const r = config.recall;
   const cov = coverage(q.tokens, contentTokenSet(text));
-  const docCjk = unreadable(text, q.model);
+  const docZh = isMostlyCjk(text);
+  const docCjk = !q.model.readsCjk && docZh;
   const cos = q.cjk || docCjk ? 0 : cosine(q.vector, vector);
-  const [qZh, docZh] = [isMostlyCjk(q.text), isMostlyCjk(text)];
-  const shift = qZh && docZh ? q.model.cjkCosineShift : qZh !== docZh ? q.model.crossLanguageShift : 0;
+  const shift = q.zh && docZh ? q.model.cjkCosineShift : q.zh !== docZh ? q.model.crossLanguageShift : 0;
   const cosCal = clamp01((cos - q.model.cosineLow - shift) / (q.model.cosineHigh - q.model.cosineLow));
   if (q.cjk || docCjk) {
     const relevance = 0.5 * cov + 0.5 * fullTextNorm * Math.min(1, cov * 2);

@@ -146,10 +146,13 @@ const RETRACTION = /\b(never ?mind|nevermind|forget (it|that|about it)|scratch t
 const RESOLVED =
   /^\W*(oh,?\s*)?(it|that|this|everything|all)?\s*('?s|is|was)?\s*(works?|working|fine|ok|okay|good|sorted|fixed|resolved|back)\b|\b(works|working|fixed|sorted|resolved) (now|itself|again)\b|\b(sorted|figured|worked|straightened)\s+(it|that|this|things)\s+out\b|\b(fixed|solved|sorted)\s+(it|that|this)\b|\bgot (it|that) (working|going|sorted)\b|好了|没事|没问题|能用了|可以了|正常了|搞定了|解决了|不(用|必|需要)?(查|找|看|弄|管)[\u4e00-\u9fff]{0,4}了|再说/iu;
 
+/** The same kinds without the global flag, so a test keeps no lastIndex between sentences. */
+const HAS_RETRACTION = new RegExp(RETRACTION.source, "iu");
+
 function afterRetraction(sentences: string[]): string[] {
   let last = -1;
   sentences.forEach((s, i) => {
-    if (new RegExp(RETRACTION.source, "iu").test(s)) last = i;
+    if (HAS_RETRACTION.test(s)) last = i;
   });
   if (last < 0) return sentences;
   const sentence = sentences[last] as string;

@@ -16,6 +16,8 @@ export interface Candidate {
   validUntil: number | null;
   vector: Float32Array;
   now: number;
+  /** The values the statement says it replaces, read once per write (slot.ts oldValues); undefined: read them here. */
+  oldValues?: string[][];
 }
 
 export type Relation =
@@ -69,8 +71,7 @@ export function valueChanged(a: string, b: string): boolean {
 }
 
 /** The new statement names a value the existing memory holds ("from A to B", "no longer A", "从A换成B"), and does not restate the new one there. */
-export function replacesNamedValue(candidate: string, existing: string): boolean {
-  const olds = oldValues(candidate);
+export function replacesNamedValue(candidate: string, existing: string, olds: string[][] = oldValues(candidate)): boolean {
   if (olds.length === 0) return false;
   const held = contentTokenSet(existing);
   return olds.some((v) => holdsValue(held, v)) && !holdsValue(held, newValueTokens(candidate, olds));
@@ -127,7 +128,7 @@ export function relate(candidate: Candidate, existing: MemoryRecord, existingVec
   if (correctsEarlier(candidate.content) && candidate.now - existing.confirmedAt <= CORRECTION_WINDOW_MS && sim >= (lexical ? 0.2 : t.namedValueTopic)) {
     return { kind: "supersedes", existing, reason: "corrects what was just said", namedValue: true };
   }
-  if (replacesNamedValue(candidate.content, existing.content) && (sim >= (lexical ? 0 : t.namedValueTopic) || lexicalSimilarity(candidate.content, existing.content) > 0)) {
+  if (replacesNamedValue(candidate.content, existing.content, candidate.oldValues) && (sim >= (lexical ? 0 : t.namedValueTopic) || lexicalSimilarity(candidate.content, existing.content) > 0)) {
     return { kind: "supersedes", existing, reason: "names the value it replaces", namedValue: true };
   }
   if (!changed) return null;
@@ -165,8 +166,8 @@ export function relate(candidate: Candidate, existing: MemoryRecord, existingVec
 
 /** With an update cue, the statements must still share an attribute word beyond who they are about ("the linter" in both). */
 function sharesAttribute(a: string, b: string): boolean {
-  const common = [...contentTokenSet(a)].filter((t) => contentTokenSet(b).has(t) && !isGenericSubject(t) && !/^(we|team|用户|我们)$/.test(t));
-  return common.length > 0;
+  const other = contentTokenSet(b);
+  return [...contentTokenSet(a)].some((t) => other.has(t) && !isGenericSubject(t) && !/^(we|team|用户|我们)$/.test(t));
 }
 
 /** Who wins a contradiction: newer, unless both fall in the tie window — then higher confidence, and equal is a conflict. */

@@ -91,9 +91,11 @@ export function holdsValue(tokens: Set<string>, value: string[]): boolean {
  * identifiers (snake_case, dotted, camelCase), names written with a capital inside a sentence, and
  * Latin words inside Chinese text ("缓存用 Valkey").
  */
+const CJK_ANY = new RegExp(CJK_RUN.source, "u");
+
 export function valueTokens(text: string): Set<string> {
   const out = new Set<string>();
-  const cjk = new RegExp(CJK_RUN.source, "u").test(text);
+  const cjk = CJK_ANY.test(text);
   const words = text.match(/[\p{L}\p{N}][\p{L}\p{N}_.+#/-]*/gu) ?? [];
   words.forEach((w, i) => {
     const sentenceStart = i === 0 || /[.!?。！？:：]\s*$/.test(text.slice(0, text.indexOf(w)));

@@ -2,7 +2,7 @@ import type { EngineContext } from "../context.js";
 import { embedOne, thresholdsOf } from "../context.js";
 import { searchText, type AuditEntry, type Layer, type MemoryRecord, type MemorySource, type MemoryType } from "../model/memory.js";
 import type { Hit } from "../ports.js";
-import { unreadable } from "../model/profiles.js";
+import { unreadable, type Thresholds } from "../model/profiles.js";
 import { classifyType, inferSubject } from "./classify.js";
 import { guardWrite } from "./guardWrite.js";
 import { llmDecide, type LlmJudgement, type LlmVerdict } from "./llmDecide.js";
@@ -69,11 +69,11 @@ function chooseLayer(type: MemoryType, confidence: number, l3Min: number): Layer
  * change is often classified differently from the fact it changes), plus full-text hits for CJK
  * text and for an old value the statement names ("from Celery to …" finds the memory saying Celery).
  */
-async function neighbours(ctx: EngineContext, req: { scope: string; content: string }, vector: Float32Array, now: number) {
+async function neighbours(ctx: EngineContext, req: { scope: string; content: string }, vector: Float32Array, now: number, olds: string[][], t: Thresholds) {
   const filter = { scope: req.scope, statuses: ["active" as const], validAt: now };
   const byVector = await ctx.store.searchMemoriesByVector(vector, filter, 12);
   const found = new Map<string, Hit<MemoryRecord>>(byVector.map((h) => [h.record.id, h]));
-  const texts = [...(unreadable(req.content, thresholdsOf(ctx)) ? [req.content] : []), ...oldValues(req.content).map((v) => v.join(" "))];
+  const texts = [...(unreadable(req.content, t) ? [req.content] : []), ...olds.map((v) => v.join(" "))];
   for (const text of texts) {
     for (const h of await ctx.store.searchMemoriesByText(text, filter, 8)) if (!found.has(h.record.id)) found.set(h.record.id, h);
   }
@@ -112,12 +112,14 @@ async function decideWrite(ctx: EngineContext, req: WriteRequest, replaced: Memo
   if (replaced.length > 0) return writeReplacing(ctx, record, vector, replaced, now);
 
   const t = thresholdsOf(ctx);
-  const nearby = await neighbours(ctx, record, vector, now);
+  const olds = oldValues(record.content);
+  const nearby = await neighbours(ctx, record, vector, now, olds, t);
+  const candidate: Candidate = { ...record, vector, now, oldValues: olds };
   const found = nearby.flatMap((hit) => {
-    const rel = relate({ ...record, vector, now }, hit.record, hit.vector, ctx.config, t);
+    const rel = relate(candidate, hit.record, hit.vector, ctx.config, t);
     return rel ? [{ rel, similarity: pairSimilarity({ content: record.content, vector }, { content: hit.record.content, vector: hit.vector }, t) }] : [];
   });
-  const judged = ctx.llm ? await judgeWithLlm(ctx, { ...record, vector, now }, nearby, found) : null;
+  const judged = ctx.llm ? await judgeWithLlm(ctx, candidate, nearby, found, t) : null;
   const relations = judged?.ok ? fromVerdict(judged.verdict, ctx.llm?.id ?? "llm") : strongest(found, record.subject !== "" && req.subject !== undefined && req.source !== "extractor");
   const decidedBy: WriteDecider = judged?.ok ? "llm" : "rules";
   const llmFallback = judged && !judged.ok ? { llmFallback: judged.reason } : {};
@@ -188,10 +190,9 @@ const LLM_NEIGHBOURS = 4;
  * (every type; those the rules related come first), in one call bounded by llmTimeoutMs. Nothing
  * close: no call, nothing to decide. A failed call is reported and the rules' decision stands.
  */
-async function judgeWithLlm(ctx: EngineContext, candidate: Candidate, nearby: Array<Hit<MemoryRecord>>, found: Array<{ rel: Relation }>): Promise<LlmJudgement | null> {
+async function judgeWithLlm(ctx: EngineContext, candidate: Candidate, nearby: Array<Hit<MemoryRecord>>, found: Array<{ rel: Relation }>, t: Thresholds): Promise<LlmJudgement | null> {
   const llm = ctx.llm;
   if (!llm) return null;
-  const t = thresholdsOf(ctx);
   const related = new Set(found.map((f) => f.rel.existing.id));
   const closest = nearby
     .map((hit) => ({ hit, similarity: pairSimilarity({ content: candidate.content, vector: candidate.vector }, { content: hit.record.content, vector: hit.vector }, t) }))
