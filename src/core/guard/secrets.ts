@@ -210,13 +210,13 @@ const NEAR_TOKEN = new RegExp(
 );
 
 /** The first value after a join in the window that is the credential itself. */
-function valueAfterJoin(text: string, from: number, window: string, joins: RegExp, cls: CredentialClass): { start: number; end: number } | null {
+function valueAfterJoin(text: string, from: number, window: string, joins: RegExp, cls: CredentialClass, inChinese: boolean): { start: number; end: number } | null {
   joins.lastIndex = 0;
   for (let j = joins.exec(window); j !== null; j = joins.exec(window)) {
     const v = valueAt(text, from + j.index + j[0].length);
     const join = j[0].trim().toLowerCase();
     // "to" joins only a value that cannot be a word: "changed my password to Maple!42", not "password to access".
-    const ok = v && (join !== "to" || !/^[A-Za-z]+$/.test(v.value)) && isCredentialValue(v.value, text.slice(v.end), cls, v.quoted, /[=:：]/.test(join));
+    const ok = v && (join !== "to" || !/^[A-Za-z]+$/.test(v.value)) && isCredentialValue(v.value, text.slice(v.end), cls, v.quoted, /[=:：]/.test(join), inChinese);
     if (ok) return { start: v.start, end: v.end };
     if (j[0].length === 0) joins.lastIndex++;
   }
@@ -263,15 +263,16 @@ function valueAt(text: string, at: number): { start: number; end: number; value:
  * alone; a single made-up word for a password ("is tangerinewombat") but never an ordinary
  * word or the start of a description ("is changed each quarter", "is kept in the vault").
  */
-function isCredentialValue(value: string, after: string, cls: CredentialClass, quoted: boolean, assigned: boolean): boolean {
+function isCredentialValue(value: string, after: string, cls: CredentialClass, quoted: boolean, assigned: boolean, inChinese = false): boolean {
   if (value.length < 4 || isPlaceholder(value) || isLocation(value)) return false;
   if (looksRandom(value, 12)) return true;
   if (isNamedReference(value)) return false;
   if (quoted) return !/\s/.test(value) || value.length >= 12;
   const phrase = continuesPhrase(after);
   if (/^\d+$/.test(value)) return cls === "password" && !phrase;
-  // "read-only", "single-use" describe; three or more made-up parts are a passphrase.
-  if (/^[A-Za-z]+(?:-[A-Za-z]+)+$/.test(value)) return cls === "password" && value.split("-").length >= 3 && !phrase;
+  // "read-only", "single-use" describe; three or more made-up parts are a passphrase. A Chinese sentence
+  // has no English description to continue, so after "口令是" even two parts are the value ("blue-otter").
+  if (/^[A-Za-z]+(?:-[A-Za-z]+)+$/.test(value)) return cls === "password" && (value.split("-").length >= 3 || inChinese) && !phrase;
   const letters = /^[A-Za-z]+$/.test(value);
   if (!letters) {
     if (isVersionOrAlgorithm(value) || value.length < 6 || !/[A-Za-z]/.test(value)) return false;
@@ -286,7 +287,7 @@ function isCredentialValue(value: string, after: string, cls: CredentialClass, q
 
 function credentialValues(text: string): SecretSpan[] {
   const out: SecretSpan[] = [];
-  const take = (word: RegExp, joins: RegExp) => {
+  const take = (word: RegExp, joins: RegExp, inChinese: boolean) => {
     word.lastIndex = 0;
     for (let m = word.exec(text); m !== null; m = word.exec(text)) {
       const cls: CredentialClass = m[1] !== undefined ? "password" : "key";
@@ -297,12 +298,12 @@ function credentialValues(text: string): SecretSpan[] {
       const naming = /^\s*(?:id|ids|name|alias|label|fingerprint|version|prefix|hint|number|用户名|名称|编号)\b/i.test(window);
       const found = naming
         ? randomAfterJoin(text, from, window, joins)
-        : (valueAfterJoin(text, from, window, joins, cls) ?? (cls === "password" ? adjacentValue(text, from) : null));
+        : (valueAfterJoin(text, from, window, joins, cls, inChinese) ?? (cls === "password" ? adjacentValue(text, from) : null));
       if (found) out.push({ ...found, kind: cls === "password" ? "password" : "credential value" });
     }
   };
-  take(CREDENTIAL_EN, JOINS_EN);
-  take(CREDENTIAL_ZH, JOINS_ZH);
+  take(CREDENTIAL_EN, JOINS_EN, false);
+  take(CREDENTIAL_ZH, JOINS_ZH, true);
   IDENTIFIER.lastIndex = 0;
   for (let m = IDENTIFIER.exec(text); m !== null; m = IDENTIFIER.exec(text)) {
     const name = m[1] as string;

@@ -4,7 +4,8 @@ import type { RecallParams } from "../model/inputs.js";
 import { searchText, type MemoryRecord, type TurnRecord } from "../model/memory.js";
 import type { Hit, MemoryFilter } from "../ports.js";
 import { splitSentences } from "../text/sentences.js";
-import { contentTokenSet, coverage } from "../text/tokens.js";
+import { contentTokens, contentTokenSet, coverage } from "../text/tokens.js";
+import { thirdParty } from "../write/classify.js";
 import { firstUnflagged } from "../guard/index.js";
 import { turnIsNoise } from "../write/extract.js";
 import { turnText } from "../write/ingest.js";
@@ -53,7 +54,7 @@ export async function recallMemories(ctx: EngineContext, params: RecallParams, s
   const standout = distinctBest(pooled.map((p) => p.parts), ctx.config.recall.relevanceFloor);
   for (const [i, { c, parts }] of pooled.entries()) {
     if (parts.evidence < ctx.config.recall.relevanceFloor && i !== standout) continue;
-    scored.push(toRecalled(ctx, c.record, parts.relevance, now, access));
+    scored.push(toRecalled(ctx, c.record, parts.relevance * aboutWhomTheQueryAsks(c.record.content, q), now, access));
   }
   const fullBoost = new Map(scored.map((m) => [m, m.factors.accessBoost]));
   const boostOf = (m: RecalledMemory): number => fullBoost.get(m) ?? 0;
@@ -74,6 +75,21 @@ export async function recallMemories(ctx: EngineContext, params: RecallParams, s
   }
   if (!usedFallback && result.length > 0) access.touch(result.map((m) => m.id), now);
   return { query: params.query, scope, memories: result, conflicts, usedFallback, text: formatRecall(result, conflicts, usedFallback) };
+}
+
+/** How much of its relevance a fact about someone else keeps when the query does not name that person. */
+const OTHER_PERSON_DISCOUNT = 0.85;
+
+/**
+ * A fact about someone the speaker names by relation answers questions that name them: "my cousin
+ * drives a Tesla" is no answer to "what car do I drive?", though it shares every other word, while
+ * "what does my cousin drive?" finds it in full. It only reorders: the floor already let it through.
+ */
+function aboutWhomTheQueryAsks(content: string, q: QueryFeatures): number {
+  const party = thirdParty(content);
+  if (party === null) return 1;
+  const named = q.zh ? q.text.includes(party) : contentTokens(party).every((t) => q.tokens.has(t));
+  return named ? 1 : OTHER_PERSON_DISCOUNT;
 }
 
 /** Stable re-order: candidates that add no source turn beyond better-ranked ones go to the back. */
@@ -274,3 +290,4 @@ function bestPassage(turn: TurnRecord, q: QueryFeatures): string {
   }
   return best;
 }
+

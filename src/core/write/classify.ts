@@ -60,13 +60,19 @@ export function classifyType(text: string): MemoryType {
 }
 
 const THIRD_PARTY_EN =
-  /^(?:[A-Za-z]+,?\s+)?(my|our)\s+(friend|friends|colleague|coworker|co-worker|wife|husband|partner|brother|sister|mom|mother|dad|father|boss|manager|neighbou?r|son|daughter|cousin|roommate|teammate|kids?|parents?)\b/i;
-const THIRD_PARTY_ZH = /^(?:[^，。]{0,4})?我(的)?(朋友|同事|老婆|老公|妻子|丈夫|哥哥|姐姐|弟弟|妹妹|妈妈|爸爸|父母|领导|老板|邻居|孩子|儿子|女儿|室友|同学)/;
+  /^(?:[A-Za-z]+,?\s+)?(my|our|the user'?s)\s+(friend|friends|colleague|coworker|co-worker|wife|husband|partner|brother|sister|mom|mother|dad|father|boss|manager|neighbou?r|son|daughter|cousin|roommate|teammate|kids?|parents?)\b/i;
+const THIRD_PARTY_ZH = /^(?:[^，。]{0,4})?(?:我|用户)(的)?(朋友|同事|老婆|老公|妻子|丈夫|哥哥|姐姐|弟弟|妹妹|妈妈|爸爸|父母|领导|老板|邻居|孩子|儿子|女儿|室友|同学)/;
+
+/** The person a statement is about when that is someone the speaker names by relation ("my cousin …", "the user's boss …", "我邻居…"), or null. */
+export function thirdParty(text: string): string | null {
+  const third = text.match(THIRD_PARTY_EN) ?? text.match(THIRD_PARTY_ZH);
+  return third ? (third[2] ?? third[0]).toLowerCase() : null;
+}
 
 /** Who or what a statement is about: a third party, the speaker ("user"), or the project. */
 export function inferSubject(text: string, speaker: string | null): string {
-  const third = text.match(THIRD_PARTY_EN) ?? text.match(THIRD_PARTY_ZH);
-  if (third) return `third-party:${(third[2] ?? third[0]).toLowerCase()}`;
+  const third = thirdParty(text);
+  if (third) return `third-party:${third}`;
   if (/\b(i|i'm|i've|i'd|me|my|mine)\b/i.test(text) || /我/.test(text)) return speaker ?? "user";
   if (/\b(we|our|us|this (project|repo|repository|codebase|service|app))\b/i.test(text) || /我们|这个?项目|本项目/.test(text)) return "project";
   return speaker ?? "general";

@@ -29,7 +29,11 @@ export const DROP_RULES: Array<{ name: string; test: (s: string) => boolean }> =
     test: (s) =>
       /^(hi|hello|hey|hiya|good (morning|afternoon|evening|night)|morning|thanks|thank you|thx|cheers|bye|goodbye|see you|take care|congrats|congratulations|you'?re (the best|welcome|awesome))\b[^.]{0,30}[.!]*$/i.test(s) ||
       /^(haha+|lol|ok(ay)?|sure|great|nice|cool|awesome|wow|yay|sounds good|no problem|no worries|got it|yeah|yes|yep|right|oh)\b[^.]{0,15}[.!]*$/i.test(s) ||
-      /^(早上好|上午好|下午好|晚上好|你好|您好|谢谢|多谢|感谢|哈哈|好的|好吧|嗯|不客气|再见|拜拜|辛苦了)/.test(s),
+      /^(早上好|上午好|下午好|晚上好|你好|您好|谢谢|多谢|感谢|哈哈|好的|好吧|嗯|不客气|再见|拜拜|辛苦了)/.test(s) ||
+      // A short wish is a courtesy, not a fact: "fingers crossed for Friday!", "happy holidays, all", "中秋快乐", "祝一切顺利".
+      (weightedLength(s) <= 48 &&
+        (/\b(wish (me|us|the user) luck|good luck|best of luck|fingers crossed|happy (new year|holidays|birthday|friday|weekend|easter)|merry christmas|have a (good|great|nice) (one|day|weekend))\b/i.test(s) ||
+          /(新年|节日|生日|周末|中秋|春节|元旦|国庆)快乐|祝.{0,10}(顺利|快乐|好运|成功)|新春大吉/.test(s))),
   },
   { name: "small talk", test: (s) => /天气(真|很|不错|好)|周末过得|吃饭了吗/.test(s) || /\bhow (was|is|are) (your|the) (weekend|day|week)\b/i.test(s) },
   {
@@ -45,7 +49,8 @@ export const DROP_RULES: Array<{ name: string; test: (s: string) => boolean }> =
     name: "interruption",
     test: (s) =>
       /^(wait|hang on|hold on|one (sec|second|moment|min|minute)|just a (sec|second|moment|minute)|give me (a|one|two|five|\d+) (sec|second|moment|min|minute)s?|be back|back( now)?|i'?m back|sorry,? (i'?m )?back|gotta (run|go|dash)|afk)\b/i.test(s) ||
-      /\b(back in (a|one|two|five|\d+) ?(sec|second|min|minute)s?|be (right )?back|brb|give (me|the user) (a|one|two|five|\d+) (sec|second|min|minute)s?)\b/i.test(s) ||
+      /\b(back in (a|an|one|two|five|half an|\d+) ?(sec|second|min|minute|hour)s?|be (right )?back|brb|give (me|the user) (a|one|two|five|\d+) (sec|second|min|minute)s?)\b/i.test(s) ||
+      /^(heading|popping|stepping|running) out\b/i.test(s) ||
       // A bare duration tacked onto a clause asks the listener to wait: "the kettle's boiling, two minutes".
       /(^|[,;:—–-]\s*)(just\s+)?(a|one|two|three|five|ten|\d+)\s+(sec|second|moment|min|minute)s?\s*[.!…]*$/i.test(s) ||
       /^(等(我)?(一下|一会|会儿|片刻|[一二两三五十\d]+分钟)|稍等|回来了|我回来了|先这样|我(先)?(去|得)(开会|(接|打)个?电话|吃饭|忙))/.test(s) ||
@@ -57,14 +62,16 @@ export const DROP_RULES: Array<{ name: string; test: (s: string) => boolean }> =
     test: (s) =>
       /^(haha+|hehe+|lol|lmao|ugh+|argh+|phew|sigh|meh|welp|yikes|oof|omg)\b/i.test(s) ||
       /[,;—–-]\s*(ugh+|lol|lmao|haha+|sigh|meh|oof)[.!…]*$/i.test(s) ||
-      /^(唉|哎|哈哈+|呵呵|呃|嗐|哎呀|天哪)[，,！!。…\s]/.test(s),
+      /^(唉|哎|哈哈+|呵呵|呃|嗐|哎呀|天哪)[，,！!。…\s]/.test(s) ||
+      // A repeated cry opens an outburst: "啊啊啊又崩了", "呜呜呜".
+      /^(啊|呜|嗷){2,}/.test(s),
   },
   {
     // Closing the session for now, not a plan to remember: "ok calling it a day", "I'll look at this again in the morning", "先到这儿吧".
     name: "sign-off",
     test: (s) =>
-      /\b(call(ing)? it a (day|night)|that'?s (it|all) for (today|now|tonight)|(pick|picking) (this|it) (back )?up (tomorrow|later|on monday|next week)|(talk|speak|catch you) (tomorrow|later|soon)|signing off|logging off)\b/i.test(s) ||
-      /(先到这(儿|里)|今天就到这|明天再(说|弄|看|继续)|回头再(说|聊|看)|下次再(聊|说))/.test(s),
+      /\b(call(ing)? it a (day|night)|that'?s (it|all|enough|everything)( from me)? for (the )?(day|today|now|tonight|this week)|(pick|picking) (this|it) (back )?up (tomorrow|later|on monday|next week)|(talk|speak|catch you) (tomorrow|later|soon)|signing off|logging off)\b/i.test(s) ||
+      /(先到这(儿|里)|今天就到这|明天再(说|弄|看|继续)|回头再(说|聊|看)|(一会儿?|待会儿?|等会儿?|晚点|晚些)再(说|聊|看)|下次再(聊|说))/.test(s),
   },
   {
     // How the speaker is or where they are for now, not who they are: "I'm knackered today", "on the bus, bad signal", "心情不好", "在地铁上".
@@ -75,7 +82,7 @@ export const DROP_RULES: Array<{ name: string; test: (s: string) => boolean }> =
       /\b(long|rough|tough|crazy|hectic|exhausting|brutal|slow) (day|week|morning|night|shift)\b|\bhalf asleep\b|\b(jet-?lagged|hungover|burnt out|drained)\b/i.test(s) ||
       // A mishap happening as the speaker types: "the toddler just knocked my tea over", "my laptop just died".
       /\bjust\s+(spilled|spilt|knocked|dropped|tipped|fell|woke|died|crashed on me)\b/i.test(s) ||
-      /(心情|情绪)(特别|非常|很|有点|不太)?(差|糟|不好|低落|烦)|(有点|好|太|很|特别|真)(累|困|饿|冷|热|闷)|(累|困|冷|热|饿)死了|冻僵|烦死了|不想干|(在|坐)(地铁|高铁|公交|火车|飞机|出租车|车)上|信号(不好|不太好|很差|时断时续)|网络(不好|很差|时断时续)/.test(s),
+      /(心情|情绪)(特别|非常|很|有点|不太|好|太|真|超|挺|蛮)?(差|糟|不好|低落|烦)|(有点|好|太|很|特别|真)(累|困|饿|冷|热|闷)|(累|困|冷|热|饿|气|急|烦)死(了|我了)|冻僵|(在|正在)(机场|车站|医院|路上|排队)|不想干|(在|坐)(地铁|高铁|公交|火车|飞机|出租车|车)上|信号(不好|不太好|很差|时断时续)|网络(不好|很差|时断时续)/.test(s),
   },  {
     name: "preamble",
     test: (s) =>
@@ -104,16 +111,25 @@ const NOISE_RULES = new Set(["greeting or thanks", "small talk", "momentary rema
  * evidence of anything: the raw-log fallback does not return it either.
  */
 export function turnIsNoise(text: string): boolean {
-  const sentences = splitSentences(text);
+  const sentences = withInterjections(splitSentences(text));
   if (sentences.length === 0) return true;
   return afterRetraction(sentences).every((s) => {
-    const rule = DROP_RULES.find((r) => r.test(s));
+    const rule = gateRule(s);
     return rule !== undefined && NOISE_RULES.has(rule.name);
   });
 }
 
+/** A discourse marker in front changes nothing about what a sentence is: "Sorry, one sec", "Ok so, brb", "好了先这样", "嗯，我在排队". */
+const DISCOURSE_MARKER = /^(?:(?:sorry|ok(?:ay)?|oh|um+|uh+|well|so|alright|right|anyway)\b[\s,.!…-]*)+|^(?:好了|好吧|嗯+|那个|哦|那)[，,\s]*/iu;
+
+function gateRule(sentence: string): (typeof DROP_RULES)[number] | undefined {
+  const bare = sentence.replace(DISCOURSE_MARKER, "");
+  return DROP_RULES.find((r) => r.test(sentence) || (bare !== sentence && bare.length > 0 && r.test(bare)));
+}
+
 export function dropReason(sentence: string): string | null {
-  for (const rule of DROP_RULES) if (rule.test(sentence)) return rule.name;
+  const rule = gateRule(sentence);
+  if (rule) return rule.name;
   if (sentence.includes(REDACTION_MARK)) return "refused by the guard";
   return null;
 }
@@ -141,7 +157,7 @@ const CONTINUATION = /^(it|this|that|they|these|those|he|she|which|so|and|but|be
  * only when what follows the retraction is a new decision ("forget it, we'll keep the monthly
  * billing"), not the problem going away ("it's fine now", "好了").
  */
-const RETRACTION = /\b(never ?mind|nevermind|forget (it|that|about it)|scratch that|ignore (that|me|what i said)|disregard (that|my last)|nvm|false alarm)\b|算了|没事了|当我没说|别管了|不用了|(先)?不(用|必)?(查|看|弄|管|找)了/giu;
+const RETRACTION = /\b(never ?mind|nevermind|forget (it|that|about it)|forget (what|everything) (i|we) (just )?(said|asked|wrote|mentioned)|scratch that|ignore (that|me|what i (just )?(said|asked))|disregard (that|my last)|nvm|false alarm)\b|算了|没事了|当我没说|别管了|不用了|(先)?不(用|必)?(查|看|弄|管|找)了/giu;
 // The problem went away or was put off: "it's fine now", "I figured it out", "got it going", "回头再说", "不用查快递了".
 const RESOLVED =
   /^\W*(oh,?\s*)?(it|that|this|everything|all)?\s*('?s|is|was)?\s*(works?|working|fine|ok|okay|good|sorted|fixed|resolved|back)\b|\b(works|working|fixed|sorted|resolved) (now|itself|again)\b|\b(sorted|figured|worked|straightened)\s+(it|that|this|things)\s+out\b|\b(fixed|solved|sorted)\s+(it|that|this)\b|\bgot (it|that) (working|going|sorted)\b|好了|没事|没问题|能用了|可以了|正常了|搞定了|解决了|不(用|必|需要)?(查|找|看|弄|管)[\u4e00-\u9fff]{0,4}了|再说/iu;
@@ -163,8 +179,32 @@ function afterRetraction(sentences: string[]): string[] {
   return [...(decision ? [sentence] : []), ...sentences.slice(last + 1)];
 }
 
+/** An interjection of feeling said as a sentence of its own ("Meh.", "Oof!", "哎。"). */
+const BARE_INTERJECTION = /^\W*(ugh+|argh+|phew|sigh|meh|welp|yikes|oof|omg|oh no|damn|haha+|hehe+|lol|唉|哎|哎呀|嗐|天哪|呃)\W*$/iu;
+/** A remark short enough to be the interjection's object rather than a statement of its own. */
+const SHORT_REMARK_WORDS = 5;
+
+/**
+ * A bare interjection colours the short remark right after it as it would inside one sentence:
+ * "Meh. Rain again." is "meh, rain again" (a mood), "哎。又堵车了。" is "哎，又堵车了". A longer sentence
+ * after it is judged on its own, so a fact said after a sigh is still kept.
+ */
+function withInterjections(sentences: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < sentences.length; i++) {
+    const s = sentences[i] as string;
+    const next = sentences[i + 1];
+    const short = next !== undefined && (next.match(/[\p{L}\p{N}]+/gu)?.length ?? 0) <= SHORT_REMARK_WORDS && weightedLength(next) <= 40;
+    if (BARE_INTERJECTION.test(s) && short) {
+      out.push(`${s.replace(/[\s\p{P}]+$/u, "")}, ${next}`);
+      i++;
+    } else out.push(s);
+  }
+  return out;
+}
+
 export function extractRules(text: string, options: ExtractOptions): ExtractedItem[] {
-  const kept = afterRetraction(splitSentences(text))
+  const kept = afterRetraction(withInterjections(splitSentences(text)))
     .filter((s) => dropReason(s) === null)
     .map(clean)
     .filter((s) => s.length > 0);

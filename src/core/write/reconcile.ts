@@ -5,7 +5,7 @@ import { isMostlyCjk } from "../text/cjk.js";
 import { contentTokenSet, diceOf, lexicalSimilarity, tokenDifference } from "../text/tokens.js";
 import { cosine } from "../text/vector.js";
 import { isGenericSubject } from "./classify.js";
-import { announcesChange, correctsEarlier, holdsValue, subjectNamesSlot, isAdditive, oldValues, progressFrame, sameSlot, taskLabel, valueTokens } from "./slot.js";
+import { announcesChange, correctsEarlier, holdsValue, subjectNamesSlot, isAdditive, oldValues, progressFrame, sameSlot, taskLabel, valueReplacedByPhrase, valueTokens } from "./slot.js";
 
 export interface Candidate {
   content: string;
@@ -22,8 +22,12 @@ export interface Candidate {
 
 export type Relation =
   | { kind: "duplicate"; existing: MemoryRecord }
-  /** namedValue: the new statement named the value it replaces ("from A to B"). */
-  | { kind: "supersedes"; existing: MemoryRecord; reason: string; namedValue?: boolean }
+  /**
+   * namedValue: the new statement named the value it replaces ("from A to B"). elliptical: it is a
+   * correction that names only the new value, so what it is about lives in the statement it corrects.
+   * continuesTask: the next status line of a task the classifier read as another type; it is task state.
+   */
+  | { kind: "supersedes"; existing: MemoryRecord; reason: string; namedValue?: boolean; elliptical?: boolean; continuesTask?: boolean }
   | { kind: "superseded_by"; existing: MemoryRecord; reason: string }
   | { kind: "conflict"; existing: MemoryRecord; reason: string };
 
@@ -67,14 +71,27 @@ function sameSubject(a: string, b: string): boolean {
 export function valueChanged(a: string, b: string): boolean {
   const { onlyA, onlyB } = tokenDifference(a, b);
   if (onlyA.length > 0 && onlyB.length > 0) return true;
-  return NEGATION.test(a) !== NEGATION.test(b);
+  return NEGATION.test(a) !== NEGATION.test(b) || numbersMoved(a, b);
+}
+
+/**
+ * As many numbers, in another order or with one replaced: a count moved on even when the set of
+ * numbers did not change ("14/20 seats sold" → "20/20 seats sold", "第 2 轮共 3 轮" → "第 3 轮共 3 轮").
+ */
+function numbersMoved(a: string, b: string): boolean {
+  const na = a.match(/\d+(?:[.,]\d+)*/g) ?? [];
+  const nb = b.match(/\d+(?:[.,]\d+)*/g) ?? [];
+  return na.length > 0 && na.length === nb.length && na.join(" ") !== nb.join(" ");
 }
 
 /** The new statement names a value the existing memory holds ("from A to B", "no longer A", "从A换成B"), and does not restate the new one there. */
 export function replacesNamedValue(candidate: string, existing: string, olds: string[][] = oldValues(candidate)): boolean {
   if (olds.length === 0) return false;
   const held = contentTokenSet(existing);
-  return olds.some((v) => holdsValue(held, v)) && !holdsValue(held, newValueTokens(candidate, olds));
+  // Across languages only numbers are spelled the same: "不再是10分钟" names the "10 minutes" of an English memory.
+  const across = isMostlyCjk(candidate) !== isMostlyCjk(existing);
+  const named = across ? olds.map((v) => v.filter((t) => /\d/.test(t))) : olds;
+  return named.some((v) => holdsValue(held, v)) && !holdsValue(held, newValueTokens(candidate, olds));
 }
 
 /** What is new in a statement that names its old value: its value tokens minus the old ones. */
@@ -124,9 +141,13 @@ export function relate(candidate: Candidate, existing: MemoryRecord, existingVec
   const sameType = candidate.type === existing.type;
   if (sameType && !changed && sim >= dedupAt) return { kind: "duplicate", existing };
 
+  // A task's last status ("Label: shipped", "Label: all done") is often read as a fact or an event; it is still that task's next state.
+  if (existing.type === "task_state" && changed && taskLabel(candidate.content) !== null && sameTask(candidate.content, existing.content)) {
+    return { kind: "supersedes", existing, reason: "a newer status of that task", continuesTask: candidate.type !== "task_state" };
+  }
   if (candidate.type === "event" || existing.type === "event") return null;
   if (correctsEarlier(candidate.content) && candidate.now - existing.confirmedAt <= CORRECTION_WINDOW_MS && sim >= (lexical ? 0.2 : t.namedValueTopic)) {
-    return { kind: "supersedes", existing, reason: "corrects what was just said", namedValue: true };
+    return { kind: "supersedes", existing, reason: "corrects what was just said", namedValue: true, elliptical: true };
   }
   if (replacesNamedValue(candidate.content, existing.content, candidate.oldValues) && (sim >= (lexical ? 0 : t.namedValueTopic) || lexicalSimilarity(candidate.content, existing.content) > 0)) {
     return { kind: "supersedes", existing, reason: "names the value it replaces", namedValue: true };
@@ -150,7 +171,8 @@ export function relate(candidate: Candidate, existing: MemoryRecord, existingVec
   // Two close statements with different values said within the tie window: maybe one slot, maybe two
   // attributes — too close to call, so both stay and the conflict is reported ("when unsure, keep both and say so").
   const tied = candidate.now - existing.confirmedAt <= config.write.tieWindowMs;
-  if (!slot && !restatement && tied && !lexical && sim >= t.conflictSimilarity && candidate.confidence === existing.confidence) {
+  const tooCloseToCall = (!lexical && sim >= t.conflictSimilarity) || valueReplacedByPhrase(candidate.content, existing.content);
+  if (!slot && !restatement && tied && tooCloseToCall && candidate.confidence === existing.confidence) {
     return { kind: "conflict", existing, reason: `close statements (similarity ${sim.toFixed(2)}) with different values, stated within ${Math.round(config.write.tieWindowMs / 1000)}s` };
   }
   const topicThreshold = lexical ? config.write.topicSimilarityCjk : t.topicSimilarity;

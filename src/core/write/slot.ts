@@ -153,12 +153,15 @@ export interface SlotMatch {
  * side when the shared part is the larger and the verb holds one object ("prefers dark mode" /
  * "prefers light mode").
  */
-export function sameSlot(newer: string, older: string): SlotMatch | null {
+/** What two statements share and what each says alone, in slot tokens. */
+function slotDiff(newer: string, older: string): SlotMatch {
   const a = slotTokens(newer);
   const b = slotTokens(older);
-  const common = [...a].filter((t) => b.has(t));
-  const onlyNew = [...a].filter((t) => !b.has(t));
-  const onlyOld = [...b].filter((t) => !a.has(t));
+  return { common: [...a].filter((t) => b.has(t)), onlyNew: [...a].filter((t) => !b.has(t)), onlyOld: [...b].filter((t) => !a.has(t)) };
+}
+
+export function sameSlot(newer: string, older: string): SlotMatch | null {
+  const { common, onlyNew, onlyOld } = slotDiff(newer, older);
   if (onlyNew.length === 0 || onlyOld.length === 0) return null;
   const attribute = common.filter((t) => !OWNER_WORDS.has(t) && !MANY_VALUED.has(t));
   if (attribute.length === 0 || common.length < 2) return null;
@@ -169,6 +172,21 @@ export function sameSlot(newer: string, older: string): SlotMatch | null {
   if (!(allValues || oneWordEach)) return null;
   if (common.length < Math.max(onlyNew.length, onlyOld.length)) return null;
   return { common, onlyNew, onlyOld };
+}
+
+/**
+ * A weaker sign of one slot: the older statement differs only by its value, and the newer one puts
+ * a phrase holding another value where it was ("the queue is hosted in Frankfurt" / "the queue is
+ * hosted in Dublin's east region"). The phrase may carry a qualifier that makes it a second slot
+ * ("opens at 9" / "opens at 10 on Saturdays"), so this is only evidence for reporting a possible
+ * conflict, never for replacing.
+ */
+export function valueReplacedByPhrase(newer: string, older: string): boolean {
+  const { common, onlyNew, onlyOld } = slotDiff(newer, older);
+  if (onlyOld.length === 0 || common.some((t) => MANY_VALUED.has(t))) return false;
+  if (common.filter((t) => !OWNER_WORDS.has(t)).length < 2 || common.length < onlyNew.length) return false;
+  const values = new Set([...valueTokens(newer), ...valueTokens(older)]);
+  return onlyOld.every((t) => values.has(t)) && onlyNew.some((t) => values.has(t));
 }
 
 /** Generic heads that label a status line without naming the task ("Update:", "Status:", "进展："). */

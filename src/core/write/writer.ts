@@ -7,7 +7,7 @@ import { classifyType, inferSubject } from "./classify.js";
 import { guardWrite } from "./guardWrite.js";
 import { llmDecide, type LlmJudgement, type LlmVerdict } from "./llmDecide.js";
 import { pairSimilarity, relate, type Candidate, type Relation } from "./reconcile.js";
-import { oldValues } from "./slot.js";
+import { isAdditive, oldValues } from "./slot.js";
 import { parseValidUntil } from "./validity.js";
 import { replaceTargets, supersededByCaller } from "./replaces.js";
 
@@ -145,9 +145,13 @@ async function decideWrite(ctx: EngineContext, req: WriteRequest, replaced: Memo
 
   const changed: MemoryRecord[] = [];
   const reasons: string[] = [];
+  // The caller's own type stands; the classifier's guess (no type given, or the extractor's) gives way to the task it continues.
+  if ((req.type === undefined || req.source === "extractor") && relations.some((r) => r.kind === "supersedes" && r.continuesTask)) asTaskState(ctx, record, req, now);
   for (const rel of relations) {
     if (rel.kind === "supersedes") {
       record.supersedes.push(rel.existing.id);
+      // "no wait, the blue one" / "不对，是三号楼" says only the new value: the corrected statement says what it is about, so search finds it by that.
+      if (rel.elliptical) record.context = withContext(record.context, rel.existing.content);
       changed.push({ ...rel.existing, status: "superseded", supersededBy: record.id, statusReason: rel.reason, updatedAt: now });
       reasons.push(rel.reason);
     } else if (rel.kind === "conflict") {
@@ -163,6 +167,10 @@ async function decideWrite(ctx: EngineContext, req: WriteRequest, replaced: Memo
     }
   }
 
+  if (record.supersedes.length === 0 && record.conflictsWith.length === 0 && isAdditive(record.content)) {
+    const partner = addedTo(record, nearby, vector, t);
+    if (partner) changed.push(partner);
+  }
   await ctx.store.putMemories([{ record, vector }]);
   if (changed.length > 0) await ctx.store.updateMemories(changed);
   // "superseded": this write replaced older memories; "skipped": it lost to an existing, more confident one (kept as history).
@@ -180,6 +188,35 @@ async function decideWrite(ctx: EngineContext, req: WriteRequest, replaced: Memo
     decidedBy,
     ...llmFallback,
   };
+}
+
+/**
+ * An addition says it is one more of something without naming what: "we now also run Sentry for the
+ * mobile apps", "家里还养了一只猫". The closest statement it adds to names the set, and the addition names
+ * the set's kind ("another error tracker"), so each is indexed with the other: a question about the
+ * set ("which error trackers…", "家里有什么宠物") finds both. Returns the partner as updated, or null.
+ */
+function addedTo(record: MemoryRecord, nearby: Array<Hit<MemoryRecord>>, vector: Float32Array, t: Thresholds): MemoryRecord | null {
+  let best: { record: MemoryRecord; similarity: number } | null = null;
+  for (const hit of nearby) {
+    if (hit.record.type === "event") continue;
+    const similarity = pairSimilarity({ content: record.content, vector }, { content: hit.record.content, vector: hit.vector }, t);
+    if (similarity >= t.namedValueTopic && (best === null || similarity > best.similarity)) best = { record: hit.record, similarity };
+  }
+  if (!best) return null;
+  record.context = withContext(record.context, best.record.content);
+  return { ...best.record, context: withContext(best.record.context, record.content), updatedAt: record.createdAt };
+}
+
+function withContext(context: string | null, more: string): string {
+  return context ? `${context} ${more}` : more;
+}
+
+/** The record becomes the task state it continues: working memory, with the task's validity unless the statement gives one. */
+function asTaskState(ctx: EngineContext, record: MemoryRecord, req: WriteRequest, now: number): void {
+  record.type = "task_state";
+  record.layer = chooseLayer("task_state", record.confidence, ctx.config.write.l3MinConfidence);
+  if (req.validUntil === undefined) record.validUntil = parseValidUntil(record.content, now) ?? defaultValidity(ctx, "task_state", now);
 }
 
 /** How many of the closest memories the LLM sees: enough for the slot in question, few enough for one short call. */

@@ -29,6 +29,17 @@ describe("engine recall path (fakes)", () => {
     assert.equal(r.text, `- [id ${w.id}] (preference, confidence 0.90) I prefer economy plans for travel. (valid until 2026-04-30)`);
   });
 
+  it("a fact about someone the user names by relation ranks below the user's own unless the query names that person", async () => {
+    const { engine } = await makeEngine();
+    await engine.write({ content: "The user's cousin drives a Tesla Model 3." });
+    await engine.write({ content: "The user drives a grey Skoda Octavia estate with a tow bar." });
+    const own = await engine.recall({ query: "What car does the user drive?" });
+    assert.match(own.memories[0]!.content, /Skoda/);
+    const theirs = await engine.recall({ query: "What car does the user's cousin drive?" });
+    assert.match(theirs.memories[0]!.content, /Tesla/);
+    assert.ok(theirs.memories.some((m) => /Skoda/.test(m.content)) || own.memories.some((m) => /Tesla/.test(m.content)), "both stay findable");
+  });
+
   it("an irrelevant query recalls nothing", async () => {
     const { engine } = await makeEngine();
     await engine.write({ content: "The API gateway listens on port 8443." });

@@ -95,6 +95,71 @@ describe("engine write path (fakes)", () => {
     assert.match(r.text, /Unresolved conflict about "release branch"/);
   });
 
+  it("a value replaced by a longer phrase within the tie window is reported as a possible conflict; later it adds", async () => {
+    const { engine, clock } = await makeEngine();
+    const a = await engine.write({ content: "The log shipper sends batches to Loki." });
+    clock.advance(20_000);
+    const b = await engine.write({ content: "The log shipper sends batches to Elasticsearch behind Kibana." });
+    assert.deepEqual(b.conflictsWith, [a.id]);
+    clock.advance(2 * DAY);
+    const c = await engine.write({ content: "The log shipper sends batches to OpenSearch in the EU cluster." });
+    assert.deepEqual(c.conflictsWith, []);
+    assert.equal((await engine.get(a.id!)).status, "active", "outside the window a qualifier may be a second slot: nothing is replaced on this evidence");
+  });
+
+  it("a correction that names only the new value is found by what it corrects", async () => {
+    const { engine, clock } = await makeEngine();
+    const a = await engine.write({ content: "The staging database listens on port 5432." });
+    clock.advance(MINUTE);
+    const b = await engine.write({ content: "No wait, staging uses port 6543." });
+    assert.deepEqual(b.supersedes, [a.id]);
+    const m = await engine.get(b.id!);
+    assert.equal(m.content, "No wait, staging uses port 6543.");
+    assert.match(m.context ?? "", /staging database listens/);
+  });
+
+  it("an addition and the statement it adds to are indexed with each other, and both stay", async () => {
+    const { engine, clock } = await makeEngine();
+    const a = await engine.write({ content: "Error tracking for the web app runs on Sentry." });
+    clock.advance(DAY);
+    const b = await engine.write({ content: "We now also use Bugsnag as a second error tracker for the mobile apps." });
+    assert.equal(b.action, "added");
+    assert.deepEqual(b.supersedes, []);
+    assert.match((await engine.get(b.id!)).context ?? "", /Sentry/);
+    assert.match((await engine.get(a.id!)).context ?? "", /Bugsnag/);
+    assert.equal((await engine.get(a.id!)).status, "active");
+    assert.equal((await engine.get(a.id!)).content, "Error tracking for the web app runs on Sentry.", "the content itself is untouched");
+  });
+
+  it("a count that moved on is a new status even when the numbers are the same set", async () => {
+    const { engine, clock } = await makeEngine();
+    const a = await engine.write({ content: "Seat sales for the meetup: 14/20 sold." });
+    clock.advance(DAY);
+    const b = await engine.write({ content: "Seat sales for the meetup: 20/20 sold." });
+    assert.notEqual(b.action, "duplicate");
+    assert.deepEqual(b.supersedes, [a.id]);
+  });
+
+  it("a task's last status, read by the classifier as another type, still replaces the task's state and is task state", async () => {
+    const { engine, clock } = await makeEngine();
+    const a = await engine.write({ content: "Visa application: documents submitted, waiting for the interview slot." });
+    assert.equal(a.memory!.type, "task_state");
+    clock.advance(2 * DAY);
+    const b = await engine.write({ content: "Visa application: granted, the passport came back yesterday." });
+    assert.deepEqual(b.supersedes, [a.id]);
+    assert.equal((await engine.get(b.id!)).type, "task_state");
+    const typed = await engine.write({ content: "Visa application: the stamp is valid for 5 years.", type: "fact" });
+    assert.equal((await engine.get(typed.id!)).type, "fact", "a type the caller gave stands");
+  });
+
+  it("a Chinese statement naming an English memory's number as the old value replaces it", async () => {
+    const { engine, clock } = await makeEngine();
+    const a = await engine.write({ content: "Session cookies expire after 30 days." });
+    clock.advance(3 * DAY);
+    const b = await engine.write({ content: "会话 cookie 的有效期不再是30天，改成7天了。" });
+    assert.deepEqual(b.supersedes, [a.id]);
+  });
+
   it("within the tie window the more confident statement wins", async () => {
     const { engine, clock } = await makeEngine();
     const a = await engine.write({ content: "The release branch is named main.", subject: "release branch", confidence: 0.9 });

@@ -561,6 +561,8 @@ describe("guard: wordings from many domains", () => {
     ["secret", "华为云 AK：HPUAXK9Q2MXV8LWT5NYB，SK：3xAmPlE9kQ2mXv8LwT5nYb3Rz7Pd1Hs6Jc4Fg0Ae"],
     ["secret", "redis 的密码是 foobared2024"],
     ["secret", "邮箱授权码是 qwertyuiopasdfgh"],
+    ["secret", "测试机的登录口令是 blue-otter，用完改掉"],
+    ["ok", "这个接口是 read-only 的，没有密码。"],
     ["ok", "Cloudflare sits in front of the shop."],
     ["ok", "The PyPI package is published as acme-tools."],
     ["ok", "Vercel previews are built for every PR."],

@@ -1,6 +1,6 @@
 import { strict as assert } from "node:assert";
 import { sameTask } from "../../../src/core/write/reconcile.js";
-import { isAdditive, oldValues, sameSlot, subjectNamesSlot, valueTokens } from "../../../src/core/write/slot.js";
+import { isAdditive, oldValues, sameSlot, subjectNamesSlot, valueReplacedByPhrase, valueTokens } from "../../../src/core/write/slot.js";
 import { turnIsNoise, extractRules } from "../../../src/core/write/extract.js";
 
 const opts = { now: Date.parse("2026-10-01T09:00:00Z"), speaker: null, maxMemoryChars: 240, defaultConfidence: 0.8 };
@@ -18,6 +18,14 @@ describe("slots: the thing plus the attribute, values masked", () => {
     assert.equal(sameSlot("The search API returns results in pages of 50.", "The search API rejects queries longer than 200 characters."), null);
     assert.equal(sameSlot("The user likes climbing.", "The user likes pottery."), null, "a person likes many things");
     assert.equal(sameSlot("Mara works at Figma.", "Tomas works at Canva."), null, "different people: only the verb is shared");
+  });
+
+  it("a value replaced by a longer phrase holding another value is only evidence of a possible conflict", () => {
+    assert.ok(valueReplacedByPhrase("The nightly export job writes its files to MinIO in the basement rack.", "The nightly export job writes its files to S3."));
+    assert.ok(valueReplacedByPhrase("The mobile app talks to the gateway over gRPC on port 9443.", "The mobile app talks to the gateway over REST."));
+    assert.equal(valueReplacedByPhrase("The queue is hosted in Frankfurt.", "The queue keeps messages for 7 days."), false, "another attribute: the old side is not only a value");
+    assert.equal(valueReplacedByPhrase("The team uses Linear for planning.", "The team uses Jira."), false, "a many-valued verb");
+    assert.equal(valueReplacedByPhrase("The queue is hosted in a second region as well.", "The queue is hosted in Frankfurt."), false, "no value where the old one was");
   });
 
   it("values: numbers, versions, code-like names, capitalised names inside a sentence, Latin words in Chinese", () => {
@@ -78,6 +86,17 @@ describe("the noise gate: passing states, interruptions, interjections, sign-off
       "The build looked red... scratch that, it's fine now.",
       "唉，又加班了。",
       "Nevermind my last question, I straightened it out.",
+      "Meh. Rain again.",
+      "Sorry, one sec, someone's calling.",
+      "Ok, popping out to grab food, back in half an hour.",
+      "好了，今天先到这儿。",
+      "嗯，我在医院排队呢，晚点再聊。",
+      "呜呜呜电脑又蓝屏了",
+      "Forget what I just said, it works now.",
+      "Exam week coming up, wish me luck!",
+      "元旦快乐！",
+      "Oof! Traffic everywhere.",
+      "哎。又堵车了。",
       "算了，不用找那把钥匙了，明天再说。",
     ]) {
       assert.deepEqual(extractRules(turn, opts), [], turn);
@@ -90,5 +109,12 @@ describe("the noise gate: passing states, interruptions, interjections, sign-off
     assert.equal(kept.length, 1);
     assert.match(kept[0]!.content, /paying yearly/);
     assert.equal(turnIsNoise("Why does the export job time out at midnight?"), false);
+  });
+
+  it("a fact said after a bare interjection is judged on its own", () => {
+    const kept = extractRules("Sigh. The invoicing service has to stay on Java 11 until the bank certifies the upgrade.", opts);
+    assert.equal(kept.length, 1);
+    assert.match(kept[0]!.content, /Java 11/);
+    assert.equal(extractRules("Good luck to whoever touches the billing cron: it must run before 02:00 UTC or invoices go out twice.", opts).length, 1, "a long sentence with a wish in it is judged on the rest");
   });
 });
