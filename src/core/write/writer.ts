@@ -7,7 +7,7 @@ import { classifyType, inferSubject } from "./classify.js";
 import { guardWrite } from "./guardWrite.js";
 import { llmDecide, type LlmJudgement, type LlmVerdict } from "./llmDecide.js";
 import { pairSimilarity, relate, type Candidate, type Relation } from "./reconcile.js";
-import { isAdditive, oldValues } from "./slot.js";
+import { oldValues } from "./slot.js";
 import { parseValidUntil } from "./validity.js";
 import { replaceTargets, supersededByCaller } from "./replaces.js";
 
@@ -167,10 +167,6 @@ async function decideWrite(ctx: EngineContext, req: WriteRequest, replaced: Memo
     }
   }
 
-  if (record.supersedes.length === 0 && record.conflictsWith.length === 0 && isAdditive(record.content)) {
-    const partner = addedTo(record, nearby, vector, t);
-    if (partner) changed.push(partner);
-  }
   await ctx.store.putMemories([{ record, vector }]);
   if (changed.length > 0) await ctx.store.updateMemories(changed);
   // "superseded": this write replaced older memories; "skipped": it lost to an existing, more confident one (kept as history).
@@ -188,24 +184,6 @@ async function decideWrite(ctx: EngineContext, req: WriteRequest, replaced: Memo
     decidedBy,
     ...llmFallback,
   };
-}
-
-/**
- * An addition says it is one more of something without naming what: "we now also run Sentry for the
- * mobile apps", "家里还养了一只猫". The closest statement it adds to names the set, and the addition names
- * the set's kind ("another error tracker"), so each is indexed with the other: a question about the
- * set ("which error trackers…", "家里有什么宠物") finds both. Returns the partner as updated, or null.
- */
-function addedTo(record: MemoryRecord, nearby: Array<Hit<MemoryRecord>>, vector: Float32Array, t: Thresholds): MemoryRecord | null {
-  let best: { record: MemoryRecord; similarity: number } | null = null;
-  for (const hit of nearby) {
-    if (hit.record.type === "event") continue;
-    const similarity = pairSimilarity({ content: record.content, vector }, { content: hit.record.content, vector: hit.vector }, t);
-    if (similarity >= t.namedValueTopic && (best === null || similarity > best.similarity)) best = { record: hit.record, similarity };
-  }
-  if (!best) return null;
-  record.context = withContext(record.context, best.record.content);
-  return { ...best.record, context: withContext(best.record.context, record.content), updatedAt: record.createdAt };
 }
 
 function withContext(context: string | null, more: string): string {

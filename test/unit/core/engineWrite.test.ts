@@ -118,19 +118,6 @@ describe("engine write path (fakes)", () => {
     assert.match(m.context ?? "", /staging database listens/);
   });
 
-  it("an addition and the statement it adds to are indexed with each other, and both stay", async () => {
-    const { engine, clock } = await makeEngine();
-    const a = await engine.write({ content: "Error tracking for the web app runs on Sentry." });
-    clock.advance(DAY);
-    const b = await engine.write({ content: "We now also use Bugsnag as a second error tracker for the mobile apps." });
-    assert.equal(b.action, "added");
-    assert.deepEqual(b.supersedes, []);
-    assert.match((await engine.get(b.id!)).context ?? "", /Sentry/);
-    assert.match((await engine.get(a.id!)).context ?? "", /Bugsnag/);
-    assert.equal((await engine.get(a.id!)).status, "active");
-    assert.equal((await engine.get(a.id!)).content, "Error tracking for the web app runs on Sentry.", "the content itself is untouched");
-  });
-
   it("a count that moved on is a new status even when the numbers are the same set", async () => {
     const { engine, clock } = await makeEngine();
     const a = await engine.write({ content: "Seat sales for the meetup: 14/20 sold." });
