@@ -290,4 +290,3 @@ function bestPassage(turn: TurnRecord, q: QueryFeatures): string {
   }
   return best;
 }
-

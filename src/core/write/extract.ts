@@ -181,7 +181,7 @@ function afterRetraction(sentences: string[]): string[] {
 
 /** An interjection of feeling said as a sentence of its own ("Meh.", "Oof!", "哎。"). */
 const BARE_INTERJECTION = /^\W*(ugh+|argh+|phew|sigh|meh|welp|yikes|oof|omg|oh no|damn|haha+|hehe+|lol|唉|哎|哎呀|嗐|天哪|呃)\W*$/iu;
-/** A remark short enough to be the interjection's object rather than a statement of its own. */
+/** A remark short enough to be the interjection's object rather than a statement of its own: few words (Latin) and few characters (a CJK run is one "word"). */
 const SHORT_REMARK_WORDS = 5;
 
 /**

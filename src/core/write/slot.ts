@@ -147,12 +147,6 @@ export interface SlotMatch {
   onlyOld: string[];
 }
 
-/**
- * Same slot, different value: what the two statements share names an attribute (not only who they
- * are about and a many-valued verb), and what differs is values on both sides — or one word each
- * side when the shared part is the larger and the verb holds one object ("prefers dark mode" /
- * "prefers light mode").
- */
 /** What two statements share and what each says alone, in slot tokens. */
 function slotDiff(newer: string, older: string): SlotMatch {
   const a = slotTokens(newer);
@@ -160,6 +154,12 @@ function slotDiff(newer: string, older: string): SlotMatch {
   return { common: [...a].filter((t) => b.has(t)), onlyNew: [...a].filter((t) => !b.has(t)), onlyOld: [...b].filter((t) => !a.has(t)) };
 }
 
+/**
+ * Same slot, different value: what the two statements share names an attribute (not only who they
+ * are about and a many-valued verb), and what differs is values on both sides — or one word each
+ * side when the shared part is the larger and the verb holds one object ("prefers dark mode" /
+ * "prefers light mode").
+ */
 export function sameSlot(newer: string, older: string): SlotMatch | null {
   const { common, onlyNew, onlyOld } = slotDiff(newer, older);
   if (onlyNew.length === 0 || onlyOld.length === 0) return null;

@@ -151,7 +151,7 @@ async function decideWrite(ctx: EngineContext, req: WriteRequest, replaced: Memo
     if (rel.kind === "supersedes") {
       record.supersedes.push(rel.existing.id);
       // "no wait, the blue one" / "不对，是三号楼" says only the new value: the corrected statement says what it is about, so search finds it by that.
-      if (rel.elliptical) record.context = withContext(record.context, rel.existing.content);
+      if (rel.elliptical) record.context = record.context ? `${record.context} ${rel.existing.content}` : rel.existing.content;
       changed.push({ ...rel.existing, status: "superseded", supersededBy: record.id, statusReason: rel.reason, updatedAt: now });
       reasons.push(rel.reason);
     } else if (rel.kind === "conflict") {
@@ -186,15 +186,11 @@ async function decideWrite(ctx: EngineContext, req: WriteRequest, replaced: Memo
   };
 }
 
-function withContext(context: string | null, more: string): string {
-  return context ? `${context} ${more}` : more;
-}
-
-/** The record becomes the task state it continues: working memory, with the task's validity unless the statement gives one. */
+/** The record becomes the task state it continues: working memory, with the task's validity unless the statement or the caller gave one (newRecord already read the statement's). */
 function asTaskState(ctx: EngineContext, record: MemoryRecord, req: WriteRequest, now: number): void {
   record.type = "task_state";
   record.layer = chooseLayer("task_state", record.confidence, ctx.config.write.l3MinConfidence);
-  if (req.validUntil === undefined) record.validUntil = parseValidUntil(record.content, now) ?? defaultValidity(ctx, "task_state", now);
+  if (req.validUntil === undefined && record.validUntil === null) record.validUntil = defaultValidity(ctx, "task_state", now);
 }
 
 /** How many of the closest memories the LLM sees: enough for the slot in question, few enough for one short call. */
