@@ -1,6 +1,6 @@
 import { MemoryEngine } from "../core/engine.js";
 import type { EngineConfigInput } from "../core/config.js";
-import type { Embedder, MemoryStore } from "../core/ports.js";
+import type { Embedder, MemoryStore, Reranker } from "../core/ports.js";
 import { SteppedClock } from "../eval/runner.js";
 import { LocomoFileSchema, normaliseEvidence, sessionsOf, turnContent, type LocomoSample } from "./locomoData.js";
 
@@ -12,6 +12,7 @@ export interface LocomoOptions {
   newStore: (sampleId: string) => Promise<MemoryStore>;
   disposeStore?: (store: MemoryStore) => Promise<void>;
   embedder: Embedder;
+  reranker?: Reranker | null;
   config?: EngineConfigInput;
   onProgress?: (message: string) => void;
 }
@@ -60,7 +61,7 @@ export async function runLocomo(samples: LocomoSample[], options: LocomoOptions)
   for (const sample of samples.slice(0, options.conversations ?? samples.length)) {
     const clock = new SteppedClock();
     const store = await options.newStore(sample.sample_id);
-    const engine = new MemoryEngine({ store, embedder: options.embedder, clock }, { ...options.config, defaultScope: `project:${sample.sample_id}`, actor: "bench" });
+    const engine = new MemoryEngine({ store, embedder: options.embedder, reranker: options.reranker ?? null, clock }, { ...options.config, defaultScope: `project:${sample.sample_id}`, actor: "bench" });
     await engine.open();
     try {
       const sessions = sessionsOf(sample);

@@ -40,6 +40,8 @@ export const EngineConfigSchema = z.object({
       /** Cross-encoder (when one is configured): how many of the best fused candidates it rescores, and its time budget. */
       rerankCandidates: z.number().int().min(1).max(100).default(30),
       rerankBudgetMs: z.number().int().min(1).max(60_000).default(300),
+      /** A second embedding model's share of the relevance of the candidates it can read (0: it is not asked). */
+      secondOpinionWeight: weight(0.2),
       /** With a session id, up to this many of the session's working-memory (L1) items come first. */
       workingMemoryItems: z.number().int().min(0).max(20).default(3),
     })

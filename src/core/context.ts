@@ -1,3 +1,4 @@
+import type { SymmetricVectors } from "./recall/symmetric.js";
 import type { EngineConfig } from "./config.js";
 import { thresholds, type Thresholds } from "./model/profiles.js";
 import type { Clock, EmbedKind, Embedder, LlmClient, Logger, MemoryStore, ModelInfo, Reranker } from "./ports.js";
@@ -15,6 +16,8 @@ export interface EngineContext {
   newId: () => string;
   /** Last message heard per scope and session: an answer is only standalone with the question before it. */
   lastMessage: Map<string, { text: string; at: number }>;
+  /** Memory texts embedded as queries, for Chinese recall (recall/symmetric.ts). */
+  symmetric: SymmetricVectors;
 }
 
 export const silentLogger: Logger = {

@@ -28,6 +28,7 @@ import { exportJsonl, importJsonl, type ImportProgress, type ImportResult } from
 import { deleteQuarantined, listQuarantined, releaseQuarantined, type ReleaseResult } from "./ops/quarantine.js";
 import { LatencyWindow, scopeStats, type EngineStats } from "./ops/stats.js";
 import type { CompressionProposal, ProposalStatus } from "./model/proposal.js";
+import { SymmetricVectors } from "./recall/symmetric.js";
 import type { Clock, Embedder, LlmClient, Logger, MemoryStore, ModelInfo, Reranker } from "./ports.js";
 import { AccessTracker } from "./recall/access.js";
 import { recallMemories } from "./recall/recall.js";
@@ -116,6 +117,7 @@ export class MemoryEngine {
     if (this.state.ctx) return;
     const model = await this.deps.embedder.info();
     await this.deps.store.open(model);
+    const reranker = await warmReranker(this.deps.reranker ?? null, this.deps.logger ?? silentLogger);
     this.state.ctx = {
       store: this.deps.store,
       embedder: this.deps.embedder,
@@ -123,10 +125,11 @@ export class MemoryEngine {
       logger: this.deps.logger ?? silentLogger,
       config: this.state.config,
       model,
-      reranker: this.deps.reranker ?? null,
+      reranker,
       llm: this.state.llm,
       newId: this.deps.newId ?? (() => globalThis.crypto.randomUUID()),
       lastMessage: new Map(),
+      symmetric: new SymmetricVectors(this.deps.embedder),
     };
     const logger = this.state.ctx.logger;
     this.state.access = new AccessTracker(this.deps.store, (err) => logger.warn("could not record memory access counts", { error: String(err) }));
@@ -449,4 +452,13 @@ export class MemoryEngine {
   }
 }
 
-
+/** Stage 2 is an extra: a model that will not load leaves recall on fused relevance, it does not keep the store closed. */
+async function warmReranker(reranker: Reranker | null, logger: Logger): Promise<Reranker | null> {
+  try {
+    await reranker?.warm?.();
+    return reranker;
+  } catch (err) {
+    logger.warn("the reranker could not be loaded; recall uses fused relevance", { reranker: reranker?.id, error: String(err) });
+    return null;
+  }
+}

@@ -28,10 +28,17 @@ export interface Embedder {
   embed(texts: string[], kind?: EmbedKind): Promise<Float32Array[]>;
 }
 
-/** Optional cross-encoder: one relevance score in [0, 1] per document, in input order. */
+/**
+ * Optional stage-2 scorer: one relevance in [0, 1] per document, in input order, or null where it
+ * cannot read the pair. A cross-encoder's score replaces the fused relevance; a bi-encoder (a second
+ * embedding model) is one more signal, blended in with `recall.secondOpinionWeight`.
+ */
 export interface Reranker {
   readonly id: string;
-  score(query: string, documents: string[]): Promise<number[]>;
+  readonly kind: "cross-encoder" | "bi-encoder";
+  /** Load the model now (the engine opens it with the main model, so a first recall is not past its time budget). */
+  warm?(): Promise<void>;
+  score(query: string, documents: string[]): Promise<Array<number | null>>;
 }
 
 export interface LlmRequest {

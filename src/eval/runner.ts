@@ -39,6 +39,8 @@ export interface EvalEnvironment {
   /** Called after a case with the store it used (cleanup). */
   disposeStore?(store: MemoryStore): Promise<void>;
   embedder: EngineDeps["embedder"];
+  /** Stage 2 of recall, as the product composes it (null: fused relevance only). */
+  reranker?: EngineDeps["reranker"];
   config?: EngineConfigInput;
 }
 
@@ -65,7 +67,7 @@ export async function runCases(file: CasesFile, env: EvalEnvironment, onCase?: (
 async function runCase(c: Case, env: EvalEnvironment): Promise<CaseResult> {
   const clock = new SteppedClock();
   const store = await env.newStore(c.id);
-  const engine = new MemoryEngine({ store, embedder: env.embedder, clock }, { ...env.config, defaultScope: c.scope, actor: "eval" });
+  const engine = new MemoryEngine({ store, embedder: env.embedder, reranker: env.reranker ?? null, clock }, { ...env.config, defaultScope: c.scope, actor: "eval" });
   const failures: string[] = [];
   const trace: string[] = [];
   try {

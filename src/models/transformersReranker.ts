@@ -29,10 +29,15 @@ export function rerankerIsLocal(modelDir: string | undefined, modelId = DEFAULT_
  */
 export class TransformersReranker implements Reranker {
   readonly id: string;
+  readonly kind = "cross-encoder" as const;
   private loading: Promise<Loaded> | null = null;
 
   constructor(private readonly options: TransformersRerankerOptions = {}) {
     this.id = options.modelId ?? DEFAULT_RERANKER_MODEL;
+  }
+
+  async warm(): Promise<void> {
+    await this.load();
   }
 
   async score(query: string, documents: string[]): Promise<number[]> {

@@ -99,7 +99,7 @@ export const RecalledSchema = z.object({
   confidence: z.number(),
   score: z.number(),
   factors: ScoreFactorsSchema,
-  relevanceSource: z.enum(["cross-encoder", "fused"]),
+  relevanceSource: z.enum(["cross-encoder", "bi-encoder", "fused"]),
   createdAt: EpochMs,
   confirmedAt: EpochMs,
   validUntil: EpochMs.nullable(),

@@ -1,10 +1,10 @@
 import { join } from "node:path";
 import type { EngineConfigInput } from "../core/config.js";
 import { MemoryEngine } from "../core/engine.js";
-import type { Clock, Logger, MemoryStore } from "../core/ports.js";
+import type { Clock, Logger, MemoryStore, Reranker } from "../core/ports.js";
 import { llmClientFromEnv } from "../llm/openaiCompatible.js";
-import { TransformersEmbedder } from "../models/transformersEmbedder.js";
-import { DEFAULT_RERANKER_MODEL, TransformersReranker, rerankerIsLocal } from "../models/transformersReranker.js";
+import { DEFAULT_EMBEDDING_MODEL, TransformersEmbedder } from "../models/transformersEmbedder.js";
+import { localReranker } from "../models/rerankers.js";
 import { LanceStore } from "../stores/lancedb/lanceStore.js";
 import { defaultHome, defaultModelDir } from "./paths.js";
 
@@ -30,17 +30,17 @@ export function embedderFromEnv(env: NodeJS.ProcessEnv = process.env): Transform
 }
 
 /**
- * The cross-encoder when it can be had without surprise: in the model folder, or downloadable when
- * downloads are allowed (HINDSIGHT_ALLOW_DOWNLOAD=1); otherwise recall uses fused relevance.
- * HINDSIGHT_RERANKER=off disables it, HINDSIGHT_RERANKER=<model id> picks another one.
+ * Stage 2 of recall (see models/rerankers.ts). HINDSIGHT_RERANKER=off disables it,
+ * HINDSIGHT_RERANKER=<model id> picks a cross-encoder (downloaded when HINDSIGHT_ALLOW_DOWNLOAD=1).
  */
-export function rerankerFromEnv(env: NodeJS.ProcessEnv = process.env): TransformersReranker | null {
-  if (env.HINDSIGHT_RERANKER === "off") return null;
-  const modelId = env.HINDSIGHT_RERANKER || DEFAULT_RERANKER_MODEL;
-  const modelDir = defaultModelDir(env);
-  const allowDownload = env.HINDSIGHT_ALLOW_DOWNLOAD === "1";
-  if (!rerankerIsLocal(modelDir, modelId) && !allowDownload) return null;
-  return new TransformersReranker({ modelId, ...(modelDir ? { modelDir } : {}), allowDownload, cacheDir: join(defaultHome(env), "models") });
+export function rerankerFromEnv(env: NodeJS.ProcessEnv = process.env): Reranker | null {
+  return localReranker({
+    embeddingModel: env.HINDSIGHT_MODEL || DEFAULT_EMBEDDING_MODEL,
+    modelDir: defaultModelDir(env),
+    cacheDir: join(defaultHome(env), "models"),
+    allowDownload: env.HINDSIGHT_ALLOW_DOWNLOAD === "1",
+    setting: env.HINDSIGHT_RERANKER,
+  });
 }
 
 export interface LocalEngineOptions {

@@ -83,6 +83,20 @@ describe("integration: judgement on the real store and the multilingual model", 
     assert.match(r.memories[0]?.content ?? "", /Valkey/);
   });
 
+  it("a change that names the old number is not swallowed as a restatement of it", async () => {
+    const old = await engine.write({ content: "打印任务排队超过90秒会自动取消。" });
+    later(24 * 5);
+    const next = await engine.write({ content: "打印任务排队自动取消的时间从90秒改成了45秒。" });
+    assert.equal(next.action, "superseded", next.reason);
+    assert.deepEqual(next.supersedes, [old.id]);
+    const en = await engine.write({ content: "Build caches are evicted after 7 days." });
+    later(24 * 2);
+    const longer = await engine.write({ content: "Build caches are evicted after 7 days, release caches after 30." });
+    assert.notEqual(longer.action, "duplicate", longer.reason);
+    assert.ok((await engine.list({})).some((m) => /45秒/.test(m.content)));
+    assert.ok((await engine.list({})).some((m) => /release caches after 30/.test(m.content)), `${en.id}: ${longer.reason}`);
+  });
+
   it("an addition never replaces, even with 'now'", async () => {
     await engine.write({ content: "Error tracking goes to Sentry." });
     later(24 * 3);
@@ -112,6 +126,23 @@ describe("integration: judgement on the real store and the multilingual model", 
     assert.match(cross.memories[0]?.content ?? "", /backup/, cross.text);
     const para = await engine.recall({ query: "这个人有没有什么食物不能吃？", k: 3 });
     assert.match(para.memories[0]?.content ?? "", /花生/, para.text);
+  });
+
+  it("Chinese paraphrases with no shared word are found by the symmetric reading; an unrelated Chinese question still finds nothing", async () => {
+    await engine.write({ content: "生产故障第一联系人是老王。" });
+    await engine.write({ content: "儿子下午四点半从学校出来。" });
+    await engine.write({ content: "阳台上种了三盆薄荷。" });
+    await engine.write({ content: "家里的网费每年一千二。" });
+    later(2);
+    // Read as passages these pairs sit at ~0.87, where unrelated Chinese pairs sit too; read symmetrically they stand above them.
+    const oncall = await engine.recall({ query: "线上出问题先找谁？", k: 3 });
+    assert.match(oncall.memories[0]?.content ?? "", /老王/, oncall.text);
+    const school = await engine.recall({ query: "孩子几点放学？", k: 3 });
+    assert.match(school.memories[0]?.content ?? "", /四点半/, school.text);
+    const direct = await engine.recall({ query: "阳台上种了什么？", k: 3 });
+    assert.match(direct.memories[0]?.content ?? "", /薄荷/, direct.text);
+    assert.equal(direct.memories.length, 1, `a weaker neighbour is not let through once the usual evidence answers: ${direct.text}`);
+    assert.deepEqual((await engine.recall({ query: "这个仓库的测试怎么跑？" })).memories, []);
   });
 
   it("a passing state, an interruption and a retraction are not stored", async () => {

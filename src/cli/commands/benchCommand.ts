@@ -17,7 +17,7 @@ import type { MemoryStore } from "../../core/ports.js";
 import { parseCasesFile } from "../../eval/runner.js";
 import { hindsightStdioStarter } from "../../mcp/anchors/hindsightStdio.js";
 import { serverMemoryStarter } from "../../mcp/anchors/serverMemory.js";
-import { embedderFromEnv, systemClock } from "../../server/runtime.js";
+import { embedderFromEnv, rerankerFromEnv, systemClock } from "../../server/runtime.js";
 import { startServer } from "../../server/serve.js";
 import { LanceStore } from "../../stores/lancedb/lanceStore.js";
 import { InMemoryStore } from "../../stores/memory/memoryStore.js";
@@ -70,6 +70,7 @@ async function benchLocomo(argv: string[]): Promise<number> {
       ks: numberList(values.k, "--k"),
       ...(values.conversations ? { conversations: numberList(values.conversations, "--conversations")[0] as number } : {}),
       embedder: embedderFromEnv(),
+      reranker: rerankerFromEnv(),
       ...(values.config ? { config: parseConfigOverride(values.config) } : {}),
       newStore: async (id): Promise<MemoryStore> => (values.store === "memory" ? new InMemoryStore() : new LanceStore({ dir: join(root, id) })),
       onProgress: (m) => process.stderr.write(`${m}\n`),

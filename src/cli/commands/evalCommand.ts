@@ -6,7 +6,7 @@ import { HindsightError } from "../../core/errors.js";
 import type { MemoryStore } from "../../core/ports.js";
 import type { CasesFile } from "../../eval/cases.js";
 import { parseCasesFile, runCases, type CaseResult } from "../../eval/runner.js";
-import { embedderFromEnv } from "../../server/runtime.js";
+import { embedderFromEnv, rerankerFromEnv } from "../../server/runtime.js";
 import { LanceStore } from "../../stores/lancedb/lanceStore.js";
 import { InMemoryStore } from "../../stores/memory/memoryStore.js";
 import { print, printJson } from "../output.js";
@@ -70,6 +70,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
       file,
       {
         embedder: embedderFromEnv(),
+        reranker: rerankerFromEnv(),
         ...(values.config ? { config: parseConfigOverride(values.config) } : {}),
         newStore: async (id) => {
           if (values.store === "memory") return new InMemoryStore();

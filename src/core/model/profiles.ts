@@ -29,6 +29,12 @@ export interface ModelProfile {
   cjkCosineShift: number;
   /** Added to both ends when one side is Chinese and the other is not: E5 puts even related cross-language pairs lower (unrelated ~0.71-0.76, related 0.77-0.86). */
   crossLanguageShift: number;
+  /**
+   * Chinese query and Chinese memory: read the memory as a query too (E5's symmetric mode) and map
+   * (cos - this) / (high - low). Asymmetric Chinese cosines of unrelated and paraphrased pairs
+   * overlap (0.85-0.87 both); read symmetrically a paraphrase stands above them. Undefined: not used.
+   */
+  cjkSymmetricLow?: number;
   /** Two Chinese passages: similarity = 1 - (1 - cos)·stretch, so E5's unrelated Chinese pairs (~0.87) land where English ones do (~0.79). */
   cjkStretch: number;
 }
@@ -65,6 +71,7 @@ const E5_SMALL: ModelProfile = {
   cosineHigh: 0.88,
   cjkCosineShift: 0.08,
   crossLanguageShift: -0.03,
+  cjkSymmetricLow: 0.828,
   cjkStretch: 1.6,
 };
 

@@ -9,6 +9,8 @@ import { thirdParty } from "../write/classify.js";
 import { firstUnflagged } from "../guard/index.js";
 import { turnIsNoise } from "../write/extract.js";
 import { turnText } from "../write/ingest.js";
+import { clamp01 } from "../text/vector.js";
+import { isMostlyCjk } from "../text/cjk.js";
 import type { AccessTracker } from "./access.js";
 import { formatRecall } from "./format.js";
 import { distinctBest, fuseRelevance, queryFeatures, type QueryFeatures } from "./relevance.js";
@@ -50,17 +52,27 @@ export async function recallMemories(ctx: EngineContext, params: RecallParams, s
   ]);
 
   const scored: RecalledMemory[] = [];
-  const pooled = pool(byVector, byText).map((c) => ({ c, parts: fuseRelevance(q, searchText(c.record), c.vector, c.fullText, ctx.config) }));
-  const standout = distinctBest(pooled.map((p) => p.parts), ctx.config.recall.relevanceFloor);
+  const candidates = pool(byVector, byText);
+  const symmetric = await symmetricOf(ctx, q, candidates.map((c) => searchText(c.record)));
+  const pooled = candidates.map((c) => {
+    const text = searchText(c.record);
+    return { c, parts: fuseRelevance(q, text, c.vector, c.fullText, ctx.config, symmetric.get(text)) };
+  });
+  const floor = ctx.config.recall.relevanceFloor;
+  const standout = distinctBest(pooled.map((p) => p.parts), floor);
+  // The symmetric Chinese reading finds a paraphrase when nothing else would; once the usual evidence
+  // answers the question, it would only let weaker neighbours through.
+  const answered = pooled.some((p) => p.parts.plainEvidence >= floor);
   for (const [i, { c, parts }] of pooled.entries()) {
-    if (parts.evidence < ctx.config.recall.relevanceFloor && i !== standout) continue;
+    if ((answered ? parts.plainEvidence : parts.evidence) < floor && i !== standout) continue;
     scored.push(toRecalled(ctx, c.record, parts.relevance * aboutWhomTheQueryAsks(c.record.content, q), now, access));
   }
   const fullBoost = new Map(scored.map((m) => [m, m.factors.accessBoost]));
   const boostOf = (m: RecalledMemory): number => fullBoost.get(m) ?? 0;
   countAccess(scored, boostOf, ctx.config);
   scored.sort(byRank);
-  if (ctx.reranker && scored.length > 0) await rerank(ctx, params.query, scored, boostOf);
+  const asked = ctx.reranker !== null && (ctx.reranker.kind === "cross-encoder" || ctx.config.recall.secondOpinionWeight > 0);
+  if (asked && scored.length > 0) await rerank(ctx, params.query, scored, boostOf);
   if (ctx.config.recall.diversify) diversify(scored);
   const working = params.sessionId ? await workingMemory(ctx, q, scope, params.sessionId, now, k, access) : [];
   const workingIds = new Set(working.map((m) => m.id));
@@ -75,6 +87,12 @@ export async function recallMemories(ctx: EngineContext, params: RecallParams, s
   }
   if (!usedFallback && result.length > 0) access.touch(result.map((m) => m.id), now);
   return { query: params.query, scope, memories: result, conflicts, usedFallback, text: formatRecall(result, conflicts, usedFallback) };
+}
+
+/** A Chinese query's Chinese candidates read as queries too, when the model has a symmetric reading (ModelProfile.cjkSymmetricLow). */
+async function symmetricOf(ctx: EngineContext, q: QueryFeatures, texts: string[]): Promise<Map<string, Float32Array>> {
+  if (!q.zh || q.cjk || q.model.cjkSymmetricLow === undefined) return new Map();
+  return ctx.symmetric.of(texts.filter((t) => isMostlyCjk(t)));
 }
 
 /** How much of its relevance a fact about someone else keeps when the query does not name that person. */
@@ -106,8 +124,9 @@ function diversify(scored: RecalledMemory[]): void {
 }
 
 /**
- * Stage 2 with a cross-encoder: the best fused candidates are rescored and its score becomes their
- * relevance. Past the time budget, or on an error, the fused relevance stands (and says so).
+ * Stage 2: the best fused candidates are rescored — a cross-encoder's score becomes their relevance,
+ * a second embedding model's is blended into it. Past the time budget, or on an error, the fused
+ * relevance stands (and says so).
  */
 async function rerank(ctx: EngineContext, query: string, scored: RecalledMemory[], boostOf: (m: RecalledMemory) => number): Promise<void> {
   const reranker = ctx.reranker;
@@ -120,22 +139,41 @@ async function rerank(ctx: EngineContext, query: string, scored: RecalledMemory[
   try {
     const scores = await Promise.race([reranker.score(query, head.map((m) => m.content)), budget]);
     if (scores === "late") {
-      ctx.logger.warn("cross-encoder over its time budget; using fused relevance", { budgetMs: ctx.config.recall.rerankBudgetMs, reranker: reranker.id });
+      ctx.logger.warn("reranker over its time budget; using fused relevance", { budgetMs: ctx.config.recall.rerankBudgetMs, reranker: reranker.id });
       return;
     }
+    const blended = reranker.kind === "cross-encoder" ? scores : secondOpinion(head.map((m) => m.factors.relevance), scores, ctx.config.recall.secondOpinionWeight);
     head.forEach((m, i) => {
-      m.factors.relevance = scores[i] ?? m.factors.relevance;
-      m.relevanceSource = "cross-encoder";
+      const s = blended[i];
+      if (s === null || s === undefined) return;
+      m.factors.relevance = s;
+      m.relevanceSource = reranker.kind;
     });
     countAccess(head, boostOf, ctx.config);
     // Rescored candidates stay ahead of those the cross-encoder did not see: their scores are not comparable.
     head.sort(byRank);
     scored.splice(0, head.length, ...head);
   } catch (err) {
-    ctx.logger.warn("cross-encoder failed; using fused relevance", { error: String(err), reranker: reranker.id });
+    ctx.logger.warn("reranker failed; using fused relevance", { error: String(err), reranker: reranker.id });
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * A second embedding model's scores blended into the fused relevance of the candidates it read.
+ * It only reorders those among themselves: their mean relevance is kept, so candidates it cannot
+ * read (Chinese for an English model) neither gain nor lose against them by being unread.
+ */
+export function secondOpinion(relevance: number[], scores: Array<number | null>, w: number): Array<number | null> {
+  const read = relevance.flatMap((r, i) => (typeof scores[i] === "number" ? [{ r, s: scores[i] as number }] : []));
+  if (read.length === 0) return scores;
+  const meanR = read.reduce((a, x) => a + x.r, 0) / read.length;
+  const meanS = read.reduce((a, x) => a + x.s, 0) / read.length;
+  return relevance.map((r, i) => {
+    const s = scores[i];
+    return typeof s === "number" ? clamp01((1 - w) * r + w * (s - meanS + meanR)) : null;
+  });
 }
 
 /**

@@ -30,6 +30,8 @@ export interface RelevanceParts {
   relevance: number;
   /** Absolute evidence, comparable across queries: compared with the relevance floor. */
   evidence: number;
+  /** The evidence without the symmetric Chinese reading (equal to evidence when it was not used). */
+  plainEvidence: number;
 }
 
 /**
@@ -37,22 +39,27 @@ export interface RelevanceParts {
  * Rank-relative full text orders candidates; the floor uses only absolute evidence (cosine,
  * coverage) so an unrelated query cannot pass it by being the best of a bad lot.
  */
-export function fuseRelevance(q: QueryFeatures, text: string, vector: Float32Array, fullTextNorm: number, config: EngineConfig): RelevanceParts {
+export function fuseRelevance(q: QueryFeatures, text: string, vector: Float32Array, fullTextNorm: number, config: EngineConfig, symmetric?: Float32Array): RelevanceParts {
   const r = config.recall;
   const cov = coverage(q.tokens, contentTokenSet(text));
   const docZh = isMostlyCjk(text);
   const docCjk = !q.model.readsCjk && docZh;
-  const cos = q.cjk || docCjk ? 0 : cosine(q.vector, vector);
+  const symmetricLow = q.zh && docZh && symmetric ? q.model.cjkSymmetricLow : undefined;
+  const cos = q.cjk || docCjk ? 0 : cosine(q.vector, symmetricLow === undefined ? vector : (symmetric as Float32Array));
   const shift = q.zh && docZh ? q.model.cjkCosineShift : q.zh !== docZh ? q.model.crossLanguageShift : 0;
-  const cosCal = clamp01((cos - q.model.cosineLow - shift) / (q.model.cosineHigh - q.model.cosineLow));
+  const low = symmetricLow ?? q.model.cosineLow + shift;
+  const cosCal = clamp01((cos - low) / (q.model.cosineHigh - q.model.cosineLow));
   if (q.cjk || docCjk) {
     const relevance = 0.5 * cov + 0.5 * fullTextNorm * Math.min(1, cov * 2);
-    return { cosine: cos, fullText: fullTextNorm, coverage: cov, relevance, evidence: cov };
+    return { cosine: cos, fullText: fullTextNorm, coverage: cov, relevance, evidence: cov, plainEvidence: cov };
   }
   const f = r.fusion;
   const total = f.vector + f.fullText + f.coverage || 1;
   const relevance = (f.vector * cosCal + f.fullText * fullTextNorm + f.coverage * cov) / total;
-  return { cosine: cos, fullText: fullTextNorm, coverage: cov, relevance, evidence: Math.max(cosCal, cov * 0.9) };
+  const evidence = Math.max(cosCal, cov * 0.9);
+  if (symmetricLow === undefined) return { cosine: cos, fullText: fullTextNorm, coverage: cov, relevance, evidence, plainEvidence: evidence };
+  const plainCal = clamp01((cosine(q.vector, vector) - q.model.cosineLow - shift) / (q.model.cosineHigh - q.model.cosineLow));
+  return { cosine: cos, fullText: fullTextNorm, coverage: cov, relevance, evidence, plainEvidence: Math.max(plainCal, cov * 0.9) };
 }
 
 /** How far the best candidate's cosine must stand above every other one to count as the answer on rank alone. */

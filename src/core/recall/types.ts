@@ -12,7 +12,7 @@ export interface RecalledMemory {
   score: number;
   factors: ScoreFactors;
   /** Where relevance came from: a cross-encoder, or fused vector/full-text evidence. */
-  relevanceSource: "cross-encoder" | "fused";
+  relevanceSource: "cross-encoder" | "bi-encoder" | "fused";
   createdAt: number;
   confirmedAt: number;
   validUntil: number | null;

@@ -84,6 +84,16 @@ function numbersMoved(a: string, b: string): boolean {
   return na.length > 0 && na.length === nb.length && na.join(" ") !== nb.join(" ");
 }
 
+/**
+ * A number the existing memory does not hold: the statement says more than it, so dropping it as a
+ * restatement would lose that ("the timeout went from 20s to 45s" next to "the timeout is 20s";
+ * "保留 7 天，周末 14 天" next to "保留 7 天").
+ */
+function addsNumber(candidate: string, existing: string): boolean {
+  const held = new Set(existing.match(/\d+(?:[.,]\d+)*/g) ?? []);
+  return (candidate.match(/\d+(?:[.,]\d+)*/g) ?? []).some((n) => !held.has(n));
+}
+
 /** The new statement names a value the existing memory holds ("from A to B", "no longer A", "从A换成B"), and does not restate the new one there. */
 export function replacesNamedValue(candidate: string, existing: string, olds: string[][] = oldValues(candidate)): boolean {
   if (olds.length === 0) return false;
@@ -139,7 +149,8 @@ export function relate(candidate: Candidate, existing: MemoryRecord, existingVec
 
   const dedupAt = lexical ? Math.min(t.dedupSimilarity, DEDUP_SIMILARITY_LEXICAL) : t.dedupSimilarity;
   const sameType = candidate.type === existing.type;
-  if (sameType && !changed && sim >= dedupAt) return { kind: "duplicate", existing };
+  const namesOld = replacesNamedValue(candidate.content, existing.content, candidate.oldValues);
+  if (sameType && !changed && !namesOld && !addsNumber(candidate.content, existing.content) && sim >= dedupAt) return { kind: "duplicate", existing };
 
   // A task's last status ("Label: shipped", "Label: all done") is often read as a fact or an event; it is still that task's next state.
   if (existing.type === "task_state" && changed && taskLabel(candidate.content) !== null && sameTask(candidate.content, existing.content)) {
@@ -149,7 +160,7 @@ export function relate(candidate: Candidate, existing: MemoryRecord, existingVec
   if (correctsEarlier(candidate.content) && candidate.now - existing.confirmedAt <= CORRECTION_WINDOW_MS && sim >= (lexical ? 0.2 : t.namedValueTopic)) {
     return { kind: "supersedes", existing, reason: "corrects what was just said", namedValue: true, elliptical: true };
   }
-  if (replacesNamedValue(candidate.content, existing.content, candidate.oldValues) && (sim >= (lexical ? 0 : t.namedValueTopic) || lexicalSimilarity(candidate.content, existing.content) > 0)) {
+  if (namesOld && (sim >= (lexical ? 0 : t.namedValueTopic) || lexicalSimilarity(candidate.content, existing.content) > 0)) {
     return { kind: "supersedes", existing, reason: "names the value it replaces", namedValue: true };
   }
   if (!changed) return null;

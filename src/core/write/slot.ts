@@ -96,9 +96,11 @@ const CJK_ANY = new RegExp(CJK_RUN.source, "u");
 export function valueTokens(text: string): Set<string> {
   const out = new Set<string>();
   const cjk = CJK_ANY.test(text);
-  const words = text.match(/[\p{L}\p{N}][\p{L}\p{N}_.+#/-]*/gu) ?? [];
+  // Chinese characters are not values by themselves: in "超时时间从60秒改成30秒" the values are 60 and 30, not the whole run.
+  const latin = text.replace(CJK_RUN, (run) => " ".repeat(run.length));
+  const words = latin.match(/[\p{L}\p{N}][\p{L}\p{N}_.+#/-]*/gu) ?? [];
   words.forEach((w, i) => {
-    const sentenceStart = i === 0 || /[.!?。！？:：]\s*$/.test(text.slice(0, text.indexOf(w)));
+    const sentenceStart = i === 0 || /[.!?。！？:：]\s*$/.test(text.slice(0, latin.indexOf(w)));
     const isValue =
       /\d/.test(w) ||
       /[_.#+/]/.test(w.replace(/[.]$/, "")) ||

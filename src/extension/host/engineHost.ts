@@ -7,8 +7,8 @@ import { MemoryEngine } from "../../core/engine.js";
 import type { LlmClient, Logger } from "../../core/ports.js";
 import { OpenAiCompatibleClient } from "../../llm/openaiCompatible.js";
 import { buildProfile } from "../../core/ops/profile.js";
-import { TransformersEmbedder } from "../../models/transformersEmbedder.js";
-import { DEFAULT_RERANKER_MODEL, TransformersReranker, rerankerIsLocal } from "../../models/transformersReranker.js";
+import { localReranker } from "../../models/rerankers.js";
+import { DEFAULT_EMBEDDING_MODEL, TransformersEmbedder } from "../../models/transformersEmbedder.js";
 import { systemClock } from "../../server/runtime.js";
 import { startServer, type RunningServer } from "../../server/serve.js";
 import { LanceStore } from "../../stores/lancedb/lanceStore.js";
@@ -51,9 +51,7 @@ export async function startLocalMemory(o: LocalMemoryOptions): Promise<LocalMemo
     ...(o.remoteHost ? { remoteHost: o.remoteHost } : {}),
     ...(o.onDownload ? { onProgress: o.onDownload } : {}),
   });
-  const reranker = rerankerIsLocal(o.modelPath, DEFAULT_RERANKER_MODEL)
-    ? new TransformersReranker({ modelId: DEFAULT_RERANKER_MODEL, ...(o.modelPath ? { modelDir: o.modelPath } : {}), allowDownload: false, cacheDir: o.cacheDir })
-    : null;
+  const reranker = localReranker({ embeddingModel: o.modelId ?? DEFAULT_EMBEDDING_MODEL, modelDir: o.modelPath, cacheDir: o.cacheDir, allowDownload: false });
   const store = new LanceStore({ dir: o.storePath });
   const engine = new MemoryEngine(
     { store, embedder, clock: systemClock, logger: o.logger, llm: o.llm, reranker, timer: () => performance.now() },

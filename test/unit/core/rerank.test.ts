@@ -1,5 +1,6 @@
 import { strict as assert } from "node:assert";
 import { MemoryEngine } from "../../../src/core/engine.js";
+import { secondOpinion } from "../../../src/core/recall/recall.js";
 import type { Reranker } from "../../../src/core/ports.js";
 import { TransformersReranker, rerankerIsLocal } from "../../../src/models/transformersReranker.js";
 import { InMemoryStore } from "../../../src/stores/memory/memoryStore.js";
@@ -17,6 +18,7 @@ async function engineWith(reranker: Reranker, config = {}): Promise<MemoryEngine
 /** Prefers documents that mention the registry, whatever the fused evidence says. */
 const registryLover: Reranker = {
   id: "fake-cross-encoder",
+  kind: "cross-encoder",
   score: async (_q, docs) => docs.map((d) => (d.includes("registry") ? 0.95 : 0.1)),
 };
 
@@ -30,7 +32,7 @@ describe("recall with a cross-encoder", () => {
   });
 
   it("over its time budget the fused relevance stands", async () => {
-    const slow: Reranker = { id: "slow", score: (_q, docs) => new Promise((res) => setTimeout(() => res(docs.map(() => 1)), 200)) };
+    const slow: Reranker = { id: "slow", kind: "cross-encoder", score: (_q, docs) => new Promise((res) => setTimeout(() => res(docs.map(() => 1)), 200)) };
     const engine = await engineWith(slow, { recall: { rerankBudgetMs: 20 } });
     const r = await engine.recall({ query: "deploy pipeline" });
     assert.ok(r.memories.length > 0);
@@ -38,7 +40,7 @@ describe("recall with a cross-encoder", () => {
   });
 
   it("a failing cross-encoder does not fail recall", async () => {
-    const broken: Reranker = { id: "broken", score: () => Promise.reject(new Error("onnx exploded")) };
+    const broken: Reranker = { id: "broken", kind: "cross-encoder", score: () => Promise.reject(new Error("onnx exploded")) };
     const engine = await engineWith(broken);
     const r = await engine.recall({ query: "deploy pipeline" });
     assert.ok(r.memories.length > 0);
@@ -47,7 +49,7 @@ describe("recall with a cross-encoder", () => {
 
   it("an irrelevant query still recalls nothing: the floor is applied before reranking", async () => {
     let calls = 0;
-    const eager: Reranker = { id: "eager", score: async (_q, docs) => (calls++, docs.map(() => 1)) };
+    const eager: Reranker = { id: "eager", kind: "cross-encoder", score: async (_q, docs) => (calls++, docs.map(() => 1)) };
     const engine = await engineWith(eager);
     assert.deepEqual((await engine.recall({ query: "favourite pizza topping" })).memories, []);
     assert.equal(calls, 0);
@@ -60,5 +62,35 @@ describe("recall with a cross-encoder", () => {
       assert.ok(HindsightError.is(err, "MODEL_UNAVAILABLE"));
       assert.match((err as Error).message, /HINDSIGHT_ALLOW_DOWNLOAD/);
     });
+  });
+});
+
+describe("recall with a second embedding model", () => {
+  /** Likes the registry, reads nothing about GitHub. */
+  const second: Reranker = {
+    id: "fake-bi-encoder",
+    kind: "bi-encoder",
+    score: async (_q, docs) => docs.map((d) => (d.includes("registry") ? 1 : d.includes("GitHub") ? null : 0)),
+  };
+
+  it("reorders the candidates it read among themselves and leaves their mean relevance, and the unread ones, alone", () => {
+    const out = secondOpinion([0.8, 0.6, 0.7], [0, 1, null], 0.4);
+    assert.ok(Math.abs((out[0] as number) - (0.6 * 0.8 + 0.4 * (0 - 0.5 + 0.7))) < 1e-9);
+    assert.ok(Math.abs((out[1] as number) - (0.6 * 0.6 + 0.4 * (1 - 0.5 + 0.7))) < 1e-9);
+    assert.ok((out[1] as number) > (out[0] as number), "its preference decides between two close candidates");
+    assert.ok(Math.abs((out[0] as number) + (out[1] as number) - 1.4) < 1e-9, "no net lift over the unread one");
+    assert.equal(out[2], null);
+    assert.deepEqual(secondOpinion([0.5], [null], 0.4), [null]);
+  });
+
+  it("is asked only with a weight, and the result says which memories it scored", async () => {
+    const plain = await (await engineWith(second, { recall: { secondOpinionWeight: 0 } })).recall({ query: "deploy pipeline" });
+    assert.ok(plain.memories.every((m) => m.relevanceSource === "fused"));
+    const engine = await engineWith(second, { recall: { secondOpinionWeight: 0.4 } });
+    await engine.write({ content: "The deploy pipeline tags every release in git.", type: "fact" });
+    const r = await engine.recall({ query: "deploy pipeline" });
+    assert.match(r.memories[0]?.content ?? "", /registry/, r.text);
+    assert.equal(r.memories.find((m) => /GitHub/.test(m.content))?.relevanceSource, "fused");
+    assert.equal(r.memories.find((m) => /registry/.test(m.content))?.relevanceSource, "bi-encoder");
   });
 });

@@ -1,0 +1,58 @@
+import { profileFor, unreadable } from "../core/model/profiles.js";
+import type { Embedder, Reranker } from "../core/ports.js";
+import { clamp01, cosine } from "../core/text/vector.js";
+
+/** Passage vectors kept between recalls (memories are re-read far more often than they change). */
+const CACHE_ENTRIES = 20_000;
+
+/**
+ * Cosine below the best candidate's at which the second opinion gives nothing. The candidates all
+ * passed the relevance floor already, so what this model adds is their order: its scores are read
+ * relative to its best one rather than on an absolute scale, where every candidate would sit near the top.
+ */
+const SPREAD = 0.2;
+
+/**
+ * A second embedding model as a second opinion on the best candidates: a small model trained on
+ * question–answer pairs knows things the main model's compressed space does not separate ("which
+ * web framework" → "a Django application", "where is the site published" → "sites go to
+ * Cloudflare Pages"). Its calibrated cosine is blended into the fused relevance, never substituted:
+ * it is one more signal, not a cross-encoder. A pair it cannot read (Chinese for an English model)
+ * gets null, and keeps its fused relevance.
+ */
+export class EmbeddingReranker implements Reranker {
+  readonly kind = "bi-encoder" as const;
+  private readonly cache = new Map<string, Float32Array>();
+
+  constructor(
+    readonly id: string,
+    private readonly embedder: Embedder,
+  ) {}
+
+  async warm(): Promise<void> {
+    await this.embedder.info();
+  }
+
+  async score(query: string, documents: string[]): Promise<Array<number | null>> {
+    const profile = profileFor(this.id);
+    if (documents.length === 0 || unreadable(query, profile)) return documents.map(() => null);
+    const readable = documents.filter((d) => !unreadable(d, profile));
+    const missing = [...new Set(readable.filter((d) => !this.cache.has(d)))];
+    const [[q], fresh] = await Promise.all([this.embedder.embed([query], "query"), this.embedder.embed(missing, "passage")]);
+    missing.forEach((d, i) => this.remember(d, fresh[i] as Float32Array));
+    const cosines = documents.map((d) => {
+      const v = this.cache.get(d);
+      return !q || !v || unreadable(d, profile) ? null : cosine(q, v);
+    });
+    const best = Math.max(...cosines.map((c) => c ?? -1));
+    return cosines.map((c) => (c === null ? null : clamp01(1 - (best - c) / SPREAD)));
+  }
+
+  private remember(text: string, vector: Float32Array): void {
+    if (this.cache.size >= CACHE_ENTRIES) {
+      const oldest = this.cache.keys().next().value;
+      if (oldest !== undefined) this.cache.delete(oldest);
+    }
+    this.cache.set(text, vector);
+  }
+}
