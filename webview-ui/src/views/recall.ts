@@ -5,6 +5,13 @@ import { loadState, rpc, saveState } from "../context.js";
 import { fmtMs, fmtScore, LAYER_NAMES, TYPE_NAMES } from "../format.js";
 import { bar } from "../ui/bar.js";
 import { ViewElement } from "../ui/element.js";
+
+/** Where a recalled memory's relevance came from, as the chip says it. */
+const SOURCE_LABEL: Record<RecallAnswer["memories"][number]["relevanceSource"], string> = {
+  "cross-encoder": "cross-encoder",
+  "bi-encoder": "fused + second opinion",
+  fused: "fused vector + full text",
+};
 import { errorBanner } from "../ui/banner.js";
 
 type RecallAnswer = Result<"recall.run">;
@@ -75,7 +82,7 @@ export class HsRecall extends ViewElement {
       <div class="chips">
         <span class="chip layer">${m.layer} ${LAYER_NAMES[m.layer] ?? ""}</span>
         ${m.type ? html`<span class="chip">${TYPE_NAMES[m.type]}</span>` : nothing}
-        <span class="chip source-${m.relevanceSource}" title="where relevance came from">${m.relevanceSource === "cross-encoder" ? "cross-encoder" : "fused vector + full text"}</span>
+        <span class="chip source-${m.relevanceSource}" title="where relevance came from">${SOURCE_LABEL[m.relevanceSource]}</span>
         ${m.subject ? html`<span class="chip subject">${m.subject}</span>` : nothing}
         ${conflicted.has(m.id) ? html`<span class="chip conflict"><span class="codicon codicon-warning" aria-hidden="true"></span> conflict</span>` : nothing}
       </div>
