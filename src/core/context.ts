@@ -1,5 +1,5 @@
-import type { SymmetricVectors } from "./recall/symmetric.js";
 import type { EngineConfig } from "./config.js";
+import type { VectorCache } from "./model/vectorCache.js";
 import { thresholds, type Thresholds } from "./model/profiles.js";
 import type { Clock, EmbedKind, Embedder, LlmClient, Logger, MemoryStore, ModelInfo, Reranker } from "./ports.js";
 
@@ -16,8 +16,8 @@ export interface EngineContext {
   newId: () => string;
   /** Last message heard per scope and session: an answer is only standalone with the question before it. */
   lastMessage: Map<string, { text: string; at: number }>;
-  /** Memory texts embedded as queries, for Chinese recall (recall/symmetric.ts). */
-  symmetric: SymmetricVectors;
+  /** Memory texts embedded as queries, for the symmetric reading of Chinese (ModelProfile.cjkSymmetricLow). */
+  symmetric: VectorCache;
 }
 
 export const silentLogger: Logger = {

@@ -28,7 +28,7 @@ import { exportJsonl, importJsonl, type ImportProgress, type ImportResult } from
 import { deleteQuarantined, listQuarantined, releaseQuarantined, type ReleaseResult } from "./ops/quarantine.js";
 import { LatencyWindow, scopeStats, type EngineStats } from "./ops/stats.js";
 import type { CompressionProposal, ProposalStatus } from "./model/proposal.js";
-import { SymmetricVectors } from "./recall/symmetric.js";
+import { VectorCache } from "./model/vectorCache.js";
 import type { Clock, Embedder, LlmClient, Logger, MemoryStore, ModelInfo, Reranker } from "./ports.js";
 import { AccessTracker } from "./recall/access.js";
 import { recallMemories } from "./recall/recall.js";
@@ -129,7 +129,7 @@ export class MemoryEngine {
       llm: this.state.llm,
       newId: this.deps.newId ?? (() => globalThis.crypto.randomUUID()),
       lastMessage: new Map(),
-      symmetric: new SymmetricVectors(this.deps.embedder),
+      symmetric: new VectorCache(this.deps.embedder, "query"),
     };
     const logger = this.state.ctx.logger;
     this.state.access = new AccessTracker(this.deps.store, (err) => logger.warn("could not record memory access counts", { error: String(err) }));

@@ -1,9 +1,7 @@
 import { profileFor, unreadable } from "../core/model/profiles.js";
+import { VectorCache } from "../core/model/vectorCache.js";
 import type { Embedder, Reranker } from "../core/ports.js";
 import { clamp01, cosine } from "../core/text/vector.js";
-
-/** Passage vectors kept between recalls (memories are re-read far more often than they change). */
-const CACHE_ENTRIES = 20_000;
 
 /**
  * Cosine below the best candidate's at which the second opinion gives nothing. The candidates all
@@ -22,12 +20,14 @@ const SPREAD = 0.2;
  */
 export class EmbeddingReranker implements Reranker {
   readonly kind = "bi-encoder" as const;
-  private readonly cache = new Map<string, Float32Array>();
+  private readonly passages: VectorCache;
 
   constructor(
     readonly id: string,
     private readonly embedder: Embedder,
-  ) {}
+  ) {
+    this.passages = new VectorCache(embedder, "passage");
+  }
 
   async warm(): Promise<void> {
     await this.embedder.info();
@@ -36,23 +36,13 @@ export class EmbeddingReranker implements Reranker {
   async score(query: string, documents: string[]): Promise<Array<number | null>> {
     const profile = profileFor(this.id);
     if (documents.length === 0 || unreadable(query, profile)) return documents.map(() => null);
-    const readable = documents.filter((d) => !unreadable(d, profile));
-    const missing = [...new Set(readable.filter((d) => !this.cache.has(d)))];
-    const [[q], fresh] = await Promise.all([this.embedder.embed([query], "query"), this.embedder.embed(missing, "passage")]);
-    missing.forEach((d, i) => this.remember(d, fresh[i] as Float32Array));
-    const cosines = documents.map((d) => {
-      const v = this.cache.get(d);
-      return !q || !v || unreadable(d, profile) ? null : cosine(q, v);
+    const readable = documents.map((d) => !unreadable(d, profile));
+    const [[q], vectors] = await Promise.all([this.embedder.embed([query], "query"), this.passages.of(documents.filter((_, i) => readable[i]))]);
+    const cosines = documents.map((d, i) => {
+      const v = vectors.get(d);
+      return !q || !v || !readable[i] ? null : cosine(q, v);
     });
     const best = Math.max(...cosines.map((c) => c ?? -1));
     return cosines.map((c) => (c === null ? null : clamp01(1 - (best - c) / SPREAD)));
-  }
-
-  private remember(text: string, vector: Float32Array): void {
-    if (this.cache.size >= CACHE_ENTRIES) {
-      const oldest = this.cache.keys().next().value;
-      if (oldest !== undefined) this.cache.delete(oldest);
-    }
-    this.cache.set(text, vector);
   }
 }

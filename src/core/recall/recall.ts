@@ -52,12 +52,9 @@ export async function recallMemories(ctx: EngineContext, params: RecallParams, s
   ]);
 
   const scored: RecalledMemory[] = [];
-  const candidates = pool(byVector, byText);
-  const symmetric = await symmetricOf(ctx, q, candidates.map((c) => searchText(c.record)));
-  const pooled = candidates.map((c) => {
-    const text = searchText(c.record);
-    return { c, parts: fuseRelevance(q, text, c.vector, c.fullText, ctx.config, symmetric.get(text)) };
-  });
+  const candidates = pool(byVector, byText).map((c) => ({ c, text: searchText(c.record) }));
+  const symmetric = await symmetricOf(ctx, q, candidates.map((x) => x.text));
+  const pooled = candidates.map(({ c, text }) => ({ c, parts: fuseRelevance(q, text, c.vector, c.fullText, ctx.config, symmetric.get(text)) }));
   const floor = ctx.config.recall.relevanceFloor;
   const standout = distinctBest(pooled.map((p) => p.parts), floor);
   // The symmetric Chinese reading finds a paraphrase when nothing else would; once the usual evidence
@@ -150,7 +147,7 @@ async function rerank(ctx: EngineContext, query: string, scored: RecalledMemory[
       m.relevanceSource = reranker.kind;
     });
     countAccess(head, boostOf, ctx.config);
-    // Rescored candidates stay ahead of those the cross-encoder did not see: their scores are not comparable.
+    // Rescored candidates stay ahead of those stage 2 did not see: their scores are not comparable.
     head.sort(byRank);
     scored.splice(0, head.length, ...head);
   } catch (err) {

@@ -44,11 +44,14 @@ export function fuseRelevance(q: QueryFeatures, text: string, vector: Float32Arr
   const cov = coverage(q.tokens, contentTokenSet(text));
   const docZh = isMostlyCjk(text);
   const docCjk = !q.model.readsCjk && docZh;
-  const symmetricLow = q.zh && docZh && symmetric ? q.model.cjkSymmetricLow : undefined;
-  const cos = q.cjk || docCjk ? 0 : cosine(q.vector, symmetricLow === undefined ? vector : (symmetric as Float32Array));
   const shift = q.zh && docZh ? q.model.cjkCosineShift : q.zh !== docZh ? q.model.crossLanguageShift : 0;
-  const low = symmetricLow ?? q.model.cosineLow + shift;
-  const cosCal = clamp01((cos - low) / (q.model.cosineHigh - q.model.cosineLow));
+  const calibrated = (c: number, low: number) => clamp01((c - low) / (q.model.cosineHigh - q.model.cosineLow));
+  const plainCos = q.cjk || docCjk ? 0 : cosine(q.vector, vector);
+  const plainCal = calibrated(plainCos, q.model.cosineLow + shift);
+  const symmetricLow = q.zh && docZh ? q.model.cjkSymmetricLow : undefined;
+  const read = symmetric && symmetricLow !== undefined ? { cos: cosine(q.vector, symmetric), low: symmetricLow } : null;
+  const cos = read ? read.cos : plainCos;
+  const cosCal = read ? calibrated(read.cos, read.low) : plainCal;
   if (q.cjk || docCjk) {
     const relevance = 0.5 * cov + 0.5 * fullTextNorm * Math.min(1, cov * 2);
     return { cosine: cos, fullText: fullTextNorm, coverage: cov, relevance, evidence: cov, plainEvidence: cov };
@@ -56,10 +59,7 @@ export function fuseRelevance(q: QueryFeatures, text: string, vector: Float32Arr
   const f = r.fusion;
   const total = f.vector + f.fullText + f.coverage || 1;
   const relevance = (f.vector * cosCal + f.fullText * fullTextNorm + f.coverage * cov) / total;
-  const evidence = Math.max(cosCal, cov * 0.9);
-  if (symmetricLow === undefined) return { cosine: cos, fullText: fullTextNorm, coverage: cov, relevance, evidence, plainEvidence: evidence };
-  const plainCal = clamp01((cosine(q.vector, vector) - q.model.cosineLow - shift) / (q.model.cosineHigh - q.model.cosineLow));
-  return { cosine: cos, fullText: fullTextNorm, coverage: cov, relevance, evidence, plainEvidence: Math.max(plainCal, cov * 0.9) };
+  return { cosine: cos, fullText: fullTextNorm, coverage: cov, relevance, evidence: Math.max(cosCal, cov * 0.9), plainEvidence: Math.max(plainCal, cov * 0.9) };
 }
 
 /** How far the best candidate's cosine must stand above every other one to count as the answer on rank alone. */

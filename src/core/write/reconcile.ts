@@ -79,8 +79,8 @@ export function valueChanged(a: string, b: string): boolean {
  * numbers did not change ("14/20 seats sold" → "20/20 seats sold", "第 2 轮共 3 轮" → "第 3 轮共 3 轮").
  */
 function numbersMoved(a: string, b: string): boolean {
-  const na = a.match(/\d+(?:[.,]\d+)*/g) ?? [];
-  const nb = b.match(/\d+(?:[.,]\d+)*/g) ?? [];
+  const na = numbersIn(a);
+  const nb = numbersIn(b);
   return na.length > 0 && na.length === nb.length && na.join(" ") !== nb.join(" ");
 }
 
@@ -90,8 +90,12 @@ function numbersMoved(a: string, b: string): boolean {
  * "保留 7 天，周末 14 天" next to "保留 7 天").
  */
 function addsNumber(candidate: string, existing: string): boolean {
-  const held = new Set(existing.match(/\d+(?:[.,]\d+)*/g) ?? []);
-  return (candidate.match(/\d+(?:[.,]\d+)*/g) ?? []).some((n) => !held.has(n));
+  const held = new Set(numbersIn(existing));
+  return numbersIn(candidate).some((n) => !held.has(n));
+}
+
+function numbersIn(text: string): string[] {
+  return text.match(/\d+(?:[.,]\d+)*/g) ?? [];
 }
 
 /** The new statement names a value the existing memory holds ("from A to B", "no longer A", "从A换成B"), and does not restate the new one there. */

@@ -1,6 +1,6 @@
 import { strict as assert } from "node:assert";
 import type { EmbedKind } from "../../../src/core/ports.js";
-import { SymmetricVectors } from "../../../src/core/recall/symmetric.js";
+import { VectorCache } from "../../../src/core/model/vectorCache.js";
 import { FakeEmbedder } from "../../helpers/fakes.js";
 
 /** Records which kind of text it was asked to embed. */
@@ -14,10 +14,10 @@ class KindRecorder extends FakeEmbedder {
   }
 }
 
-describe("symmetric vectors: memory texts read as queries", () => {
+describe("vector cache: texts embedded one way, once", () => {
   it("embeds each text once, as a query, and answers later calls from what it kept", async () => {
     const embedder = new KindRecorder();
-    const sym = new SymmetricVectors(embedder);
+    const sym = new VectorCache(embedder, "query");
     const first = await sym.of(["仓库在嘉善。", "客服九点上班。", "仓库在嘉善。"]);
     assert.equal(first.size, 2);
     assert.deepEqual(embedder.kinds, ["query"]);
