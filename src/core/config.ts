@@ -42,6 +42,13 @@ export const EngineConfigSchema = z.object({
       rerankBudgetMs: z.number().int().min(1).max(60_000).default(300),
       /** A second embedding model's share of the relevance of the candidates it can read (0: it is not asked). */
       secondOpinionWeight: weight(0.2),
+      /**
+       * Share of the vector evidence read from the query without the words its best candidates all
+       * share (recall/focus.ts): among memories about one thing, the attribute asked for decides. 0: off.
+       */
+      focusWeight: weight(0.5),
+      /** A query that finds a replaced memory is led to the active memory that replaced it (recall/lineage.ts). */
+      followReplacements: z.boolean().default(true),
       /** With a session id, up to this many of the session's working-memory (L1) items come first. */
       workingMemoryItems: z.number().int().min(0).max(20).default(3),
     })

@@ -9,11 +9,14 @@ import { thirdParty } from "../write/classify.js";
 import { firstUnflagged } from "../guard/index.js";
 import { turnIsNoise } from "../write/extract.js";
 import { turnText } from "../write/ingest.js";
-import { clamp01 } from "../text/vector.js";
+import { clamp01, cosine } from "../text/vector.js";
 import { isMostlyCjk } from "../text/cjk.js";
 import type { AccessTracker } from "./access.js";
 import { formatRecall } from "./format.js";
-import { distinctBest, fuseRelevance, queryFeatures, type QueryFeatures } from "./relevance.js";
+import { distinctBest, fuseRelevance, queryFeatures, type QueryFeatures, type RelevanceParts } from "./relevance.js";
+import { focusedQuery, refocus } from "./focus.js";
+import { currentHolders } from "./lineage.js";
+import { unreadable } from "../model/profiles.js";
 import { accessBoost, byRank, countAccess, finalScore, timeDecay } from "./score.js";
 import type { RecallConflict, RecalledMemory, RecallResult } from "./types.js";
 
@@ -21,13 +24,19 @@ interface Pooled<T> {
   record: T;
   vector: Float32Array;
   fullText: number;
+  /** The text the evidence was read from, when it is not the record's own (a replaced memory's, lineage.ts). */
+  text?: string;
+}
+
+interface Candidate {
+  c: Pooled<MemoryRecord>;
+  parts: RelevanceParts;
 }
 
 /** Stage 1: vector and full-text candidates, pre-filtered, merged by id with full-text scores normalised to the best hit. */
-function pool<T extends { id: string }>(byVector: Array<Hit<T>>, byText: Array<Hit<T>>): Array<Pooled<T>> {
+function pool<T extends { id: string }>(byVector: Array<Hit<T>>, byText: Array<Hit<T>>, best = bestScore(byText)): Array<Pooled<T>> {
   const out = new Map<string, Pooled<T>>();
   for (const h of byVector) out.set(h.record.id, { record: h.record, vector: h.vector, fullText: 0 });
-  const best = byText.reduce((m, h) => Math.max(m, h.score), 0);
   for (const h of byText) {
     const norm = best > 0 ? h.score / best : 0;
     const existing = out.get(h.record.id);
@@ -36,6 +45,13 @@ function pool<T extends { id: string }>(byVector: Array<Hit<T>>, byText: Array<H
   }
   return [...out.values()];
 }
+
+function bestScore<T>(hits: Array<Hit<T>>): number {
+  return hits.reduce((m, h) => Math.max(m, h.score), 0);
+}
+
+/** Replaced memories searched per retriever, to lead a question to what replaced them (lineage.ts). */
+const REPLACED_CANDIDATES = 10;
 
 export async function recallMemories(ctx: EngineContext, params: RecallParams, scope: string, access: AccessTracker): Promise<RecallResult> {
   const now = ctx.clock.now();
@@ -46,30 +62,46 @@ export async function recallMemories(ctx: EngineContext, params: RecallParams, s
   if (params.layers) filter.layers = params.layers;
 
   const sources = ctx.config.recall.candidateSources;
-  const [byVector, byText] = await Promise.all([
-    q.cjk || !sources.includes("vector") ? Promise.resolve([]) : ctx.store.searchMemoriesByVector(q.vector, filter, ctx.config.recall.vectorCandidates),
-    sources.includes("fullText") ? ctx.store.searchMemoriesByText(params.query, filter, ctx.config.recall.textCandidates) : Promise.resolve([]),
+  const byVectorIn = (f: MemoryFilter, n: number): Promise<Array<Hit<MemoryRecord>>> =>
+    q.cjk || !sources.includes("vector") ? Promise.resolve([]) : ctx.store.searchMemoriesByVector(q.vector, f, n);
+  const byTextIn = (f: MemoryFilter, n: number): Promise<Array<Hit<MemoryRecord>>> =>
+    sources.includes("fullText") ? ctx.store.searchMemoriesByText(params.query, f, n) : Promise.resolve([]);
+  const replacedFilter: MemoryFilter = { ...filter, statuses: ["superseded"] };
+  const lineage = ctx.config.recall.followReplacements;
+  const [byVector, byText, oldByVector, oldByText] = await Promise.all([
+    byVectorIn(filter, ctx.config.recall.vectorCandidates),
+    byTextIn(filter, ctx.config.recall.textCandidates),
+    lineage ? byVectorIn(replacedFilter, REPLACED_CANDIDATES) : Promise.resolve([]),
+    lineage ? byTextIn(replacedFilter, REPLACED_CANDIDATES) : Promise.resolve([]),
   ]);
 
   const scored: RecalledMemory[] = [];
-  const candidates = pool(byVector, byText).map((c) => ({ c, text: searchText(c.record) }));
-  const symmetric = await symmetricOf(ctx, q, candidates.map((x) => x.text));
-  const pooled = candidates.map(({ c, text }) => ({ c, parts: fuseRelevance(q, text, c.vector, c.fullText, ctx.config, symmetric.get(text)) }));
+  // Replaced memories' full-text scores are read on the same scale as the active ones'.
+  const bestText = Math.max(bestScore(byText), bestScore(oldByText));
+  const candidates = pool(byVector, byText, bestText).map((c) => ({ c, text: searchText(c.record) }));
+  const replaced = pool(oldByVector, oldByText, bestText).map((c) => ({ c, text: searchText(c.record) }));
+  const symmetric = await symmetricOf(ctx, q, [...candidates, ...replaced].map((x) => x.text));
+  const read = ({ c, text }: { c: Pooled<MemoryRecord>; text: string }) => ({ c, parts: fuseRelevance(q, text, c.vector, c.fullText, ctx.config, symmetric.get(text)) });
+  const pooled = candidates.map(read);
+  await leadToCurrentHolders(ctx, pooled, replaced.map(read), filter);
   const floor = ctx.config.recall.relevanceFloor;
   const standout = distinctBest(pooled.map((p) => p.parts), floor);
   // The symmetric Chinese reading finds a paraphrase when nothing else would; once the usual evidence
   // answers the question, it would only let weaker neighbours through.
   const answered = pooled.some((p) => p.parts.plainEvidence >= floor);
-  for (const [i, { c, parts }] of pooled.entries()) {
-    if ((answered ? parts.plainEvidence : parts.evidence) < floor && i !== standout) continue;
-    scored.push(toRecalled(ctx, c.record, parts.relevance * aboutWhomTheQueryAsks(c.record.content, q), now, access));
+  const passing = pooled.filter(({ parts }, i) => (answered ? parts.plainEvidence : parts.evidence) >= floor || i === standout);
+  const relevance = await focusedRelevance(ctx, q, passing);
+  for (const [i, { c }] of passing.entries()) {
+    scored.push(toRecalled(ctx, c.record, (relevance[i] as number) * aboutWhomTheQueryAsks(c.record.content, q), now, access));
   }
   const fullBoost = new Map(scored.map((m) => [m, m.factors.accessBoost]));
   const boostOf = (m: RecalledMemory): number => fullBoost.get(m) ?? 0;
   countAccess(scored, boostOf, ctx.config);
   scored.sort(byRank);
   const asked = ctx.reranker !== null && (ctx.reranker.kind === "cross-encoder" || ctx.config.recall.secondOpinionWeight > 0);
-  if (asked && scored.length > 0) await rerank(ctx, params.query, scored, boostOf);
+  // A successor found through the memory it replaced is read by stage 2 in that memory's words too.
+  const readAs = new Map(passing.map(({ c }) => [c.record.id, c.text ?? c.record.content]));
+  if (asked && scored.length > 0) await rerank(ctx, params.query, scored, boostOf, readAs);
   if (ctx.config.recall.diversify) diversify(scored);
   const working = params.sessionId ? await workingMemory(ctx, q, scope, params.sessionId, now, k, access) : [];
   const workingIds = new Set(working.map((m) => m.id));
@@ -90,6 +122,54 @@ export async function recallMemories(ctx: EngineContext, params: RecallParams, s
 async function symmetricOf(ctx: EngineContext, q: QueryFeatures, texts: string[]): Promise<Map<string, Float32Array>> {
   if (!q.zh || q.cjk || q.model.cjkSymmetricLow === undefined) return new Map();
   return ctx.symmetric.of(texts.filter((t) => isMostlyCjk(t)));
+}
+
+/**
+ * A replaced memory that the query finds lends its evidence to the active memory that replaced it,
+ * when that is stronger than the successor's own (lineage.ts): the successor joins the candidates
+ * or is read by its predecessor's words. The replaced memory itself is never a candidate.
+ */
+async function leadToCurrentHolders(ctx: EngineContext, pooled: Candidate[], replaced: Candidate[], filter: MemoryFilter): Promise<void> {
+  if (replaced.length === 0) return;
+  const heads = await currentHolders(ctx.store, replaced.map((r) => r.c.record), filter);
+  for (const old of replaced) {
+    const head = heads.get(old.c.record.id);
+    if (!head) continue;
+    const existing = pooled.find((p) => p.c.record.id === head.id);
+    const inherited = { c: { record: head, vector: old.c.vector, fullText: old.c.fullText, text: old.c.record.content }, parts: old.parts };
+    if (!existing) pooled.push(inherited);
+    else if (old.parts.relevance > existing.parts.relevance) Object.assign(existing, inherited);
+  }
+}
+
+/**
+ * The candidates' relevance with part of their vector evidence read from the query without what
+ * they all share (focus.ts): among memories about one thing, the attribute asked for decides.
+ */
+async function focusedRelevance(ctx: EngineContext, q: QueryFeatures, passing: Candidate[]): Promise<number[]> {
+  const relevance = passing.map((p) => p.parts.relevance);
+  const w = ctx.config.recall.focusWeight;
+  if (w === 0 || q.cjk) return relevance;
+  // A successor found through its predecessor is read in the predecessor's words, as its vector is.
+  const textOf = (p: Candidate): string => p.c.text ?? searchText(p.c.record);
+  const readable = passing.flatMap((p, i) => (p.parts.cosine !== 0 && !unreadable(textOf(p), q.model) ? [i] : []));
+  const head = [...readable].sort((a, b) => (relevance[b] as number) - (relevance[a] as number)).map((i) => textOf(passing[i]!));
+  const focused = focusedQuery(q.text, head);
+  if (focused === null) return relevance;
+  const fv = await embedOne(ctx, focused, "query");
+  const f = ctx.config.recall.fusion;
+  const share = f.vector / (f.vector + f.fullText + f.coverage || 1);
+  const moved = refocus(
+    readable.map((i) => relevance[i] as number),
+    readable.map((i) => passing[i]!.parts.cosine),
+    readable.map((i) => cosine(fv, passing[i]!.c.vector)),
+    w * share,
+    q.model.cosineHigh - q.model.cosineLow,
+  );
+  readable.forEach((i, j) => {
+    relevance[i] = clamp01(moved[j] as number);
+  });
+  return relevance;
 }
 
 /** How much of its relevance a fact about someone else keeps when the query does not name that person. */
@@ -125,7 +205,7 @@ function diversify(scored: RecalledMemory[]): void {
  * a second embedding model's is blended into it. Past the time budget, or on an error, the fused
  * relevance stands (and says so).
  */
-async function rerank(ctx: EngineContext, query: string, scored: RecalledMemory[], boostOf: (m: RecalledMemory) => number): Promise<void> {
+async function rerank(ctx: EngineContext, query: string, scored: RecalledMemory[], boostOf: (m: RecalledMemory) => number, readAs: Map<string, string>): Promise<void> {
   const reranker = ctx.reranker;
   if (!reranker) return;
   const head = scored.slice(0, ctx.config.recall.rerankCandidates);
@@ -134,7 +214,7 @@ async function rerank(ctx: EngineContext, query: string, scored: RecalledMemory[
     timer = setTimeout(() => resolve("late"), ctx.config.recall.rerankBudgetMs);
   });
   try {
-    const scores = await Promise.race([reranker.score(query, head.map((m) => m.content)), budget]);
+    const scores = await Promise.race([reranker.score(query, head.map((m) => readAs.get(m.id) ?? m.content)), budget]);
     if (scores === "late") {
       ctx.logger.warn("reranker over its time budget; using fused relevance", { budgetMs: ctx.config.recall.rerankBudgetMs, reranker: reranker.id });
       return;
