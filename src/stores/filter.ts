@@ -1,21 +1,4 @@
-import type { MemoryRecord, TurnRecord } from "../core/model/memory.js";
 import type { MemoryFilter, TurnFilter } from "../core/ports.js";
-
-export function memoryMatches(m: MemoryRecord, f: MemoryFilter): boolean {
-  if (f.scope !== undefined && m.scope !== f.scope) return false;
-  if (f.statuses && !f.statuses.includes(m.status)) return false;
-  if (f.types && !f.types.includes(m.type)) return false;
-  if (f.layers && !f.layers.includes(m.layer)) return false;
-  if (f.sessionId !== undefined && m.sessionId !== f.sessionId) return false;
-  if (f.validAt !== undefined && m.validUntil !== null && m.validUntil <= f.validAt) return false;
-  return true;
-}
-
-export function turnMatches(t: TurnRecord, f: TurnFilter): boolean {
-  if (f.scope !== undefined && t.scope !== f.scope) return false;
-  if (f.statuses && !f.statuses.includes(t.status)) return false;
-  return true;
-}
 
 /** SQL predicate for the same filter (LanceDB / DataFusion dialect). Values are quoted, never spliced raw. */
 export function memoryWhere(f: MemoryFilter): string {

@@ -18,12 +18,11 @@ const FOCUS_SHARE = 0.6;
  * port does listen on?"; "发票系统用什么队列？" over memories about 发票系统 reads as "用什么队列？".
  * Null when fewer than three candidates, nothing is shared, or nothing would be left.
  */
-export function focusedQuery(query: string, candidates: string[]): string | null {
+export function focusedQuery(query: string, queryTokens: Set<string>, candidates: string[]): string | null {
   const head = candidates.slice(0, FOCUS_HEAD);
   if (head.length < 3) return null;
   const sets = head.map((t) => contentTokenSet(t));
   const need = Math.max(2, Math.ceil(head.length * FOCUS_SHARE));
-  const queryTokens = contentTokenSet(query);
   const shared = [...queryTokens].filter((t) => sets.filter((s) => s.has(t)).length >= need);
   if (shared.length === 0 || shared.length === queryTokens.size) return null;
   const drop = new Set(shared);
@@ -45,8 +44,7 @@ export function focusedQuery(query: string, candidates: string[]): string | null
  * the floor, already passed, is not touched.
  */
 export function refocus(relevance: number[], cosines: number[], focused: number[], weight: number, span: number): number[] {
-  const n = relevance.length;
-  if (n === 0 || weight === 0) return relevance;
+  if (relevance.length === 0 || weight === 0) return relevance;
   const mean = (xs: number[]): number => xs.reduce((a, x) => a + x, 0) / xs.length;
   const mc = mean(cosines);
   const mf = mean(focused);

@@ -1,5 +1,6 @@
 import type { MemoryRecord } from "../model/memory.js";
 import type { MemoryFilter, MemoryStore } from "../ports.js";
+import { memoryMatches } from "../model/filter.js";
 
 /** How many replacements deep a chain is followed (A replaced by B replaced by C …). */
 const MAX_HOPS = 5;
@@ -17,28 +18,21 @@ const MAX_HOPS = 5;
  */
 export async function currentHolders(store: MemoryStore, replaced: MemoryRecord[], filter: MemoryFilter): Promise<Map<string, MemoryRecord>> {
   const out = new Map<string, MemoryRecord>();
+  const heads: MemoryFilter = { ...filter, statuses: ["active"] };
   let frontier = new Map<string, string[]>(); // successor id -> the replaced ids it stands for
-  for (const m of replaced) {
-    if (m.supersededBy) frontier.set(m.supersededBy, [...(frontier.get(m.supersededBy) ?? []), m.id]);
-  }
+  for (const m of replaced) if (m.supersededBy) standFor(frontier, m.supersededBy, [m.id]);
   for (let hop = 0; hop < MAX_HOPS && frontier.size > 0; hop++) {
     const next = new Map<string, string[]>();
     for (const m of await store.getMemories([...frontier.keys()])) {
       const origins = frontier.get(m.id) ?? [];
-      if (m.status === "superseded" && m.supersededBy) next.set(m.supersededBy, [...(next.get(m.supersededBy) ?? []), ...origins]);
-      else if (allowed(m, filter)) for (const o of origins) out.set(o, m);
+      if (m.status === "superseded" && m.supersededBy) standFor(next, m.supersededBy, origins);
+      else if (memoryMatches(m, heads)) for (const o of origins) out.set(o, m);
     }
     frontier = next;
   }
   return out;
 }
 
-function allowed(m: MemoryRecord, f: MemoryFilter): boolean {
-  if (m.status !== "active") return false;
-  if (f.scope !== undefined && m.scope !== f.scope) return false;
-  if (f.validAt !== undefined && m.validUntil !== null && m.validUntil <= f.validAt) return false;
-  if (f.types && !f.types.includes(m.type)) return false;
-  if (f.layers && !f.layers.includes(m.layer)) return false;
-  if (f.sessionId !== undefined && m.sessionId !== f.sessionId) return false;
-  return true;
+function standFor(frontier: Map<string, string[]>, successor: string, origins: string[]): void {
+  frontier.set(successor, [...(frontier.get(successor) ?? []), ...origins]);
 }

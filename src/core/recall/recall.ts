@@ -16,7 +16,6 @@ import { formatRecall } from "./format.js";
 import { distinctBest, fuseRelevance, queryFeatures, type QueryFeatures, type RelevanceParts } from "./relevance.js";
 import { focusedQuery, refocus } from "./focus.js";
 import { currentHolders } from "./lineage.js";
-import { unreadable } from "../model/profiles.js";
 import { accessBoost, byRank, countAccess, finalScore, timeDecay } from "./score.js";
 import type { RecallConflict, RecalledMemory, RecallResult } from "./types.js";
 
@@ -24,8 +23,8 @@ interface Pooled<T> {
   record: T;
   vector: Float32Array;
   fullText: number;
-  /** The text the evidence was read from, when it is not the record's own (a replaced memory's, lineage.ts). */
-  text?: string;
+  /** The replaced memory whose words the evidence was read from, when not the record's own (lineage.ts). */
+  via?: T;
 }
 
 interface Candidate {
@@ -78,12 +77,16 @@ export async function recallMemories(ctx: EngineContext, params: RecallParams, s
   const scored: RecalledMemory[] = [];
   // Replaced memories' full-text scores are read on the same scale as the active ones'.
   const bestText = Math.max(bestScore(byText), bestScore(oldByText));
-  const candidates = pool(byVector, byText, bestText).map((c) => ({ c, text: searchText(c.record) }));
-  const replaced = pool(oldByVector, oldByText, bestText).map((c) => ({ c, text: searchText(c.record) }));
-  const symmetric = await symmetricOf(ctx, q, [...candidates, ...replaced].map((x) => x.text));
-  const read = ({ c, text }: { c: Pooled<MemoryRecord>; text: string }) => ({ c, parts: fuseRelevance(q, text, c.vector, c.fullText, ctx.config, symmetric.get(text)) });
+  const withText = (c: Pooled<MemoryRecord>): { c: Pooled<MemoryRecord>; text: string } => ({ c, text: searchText(c.record) });
+  const candidates = pool(byVector, byText, bestText).map(withText);
+  const replaced = pool(oldByVector, oldByText, bestText);
+  // Only replaced memories whose successor the query may see are read at all.
+  const heads = replaced.length > 0 ? await currentHolders(ctx.store, replaced.map((c) => c.record), filter) : new Map<string, MemoryRecord>();
+  const leading = replaced.filter((c) => heads.has(c.record.id)).map(withText);
+  const symmetric = await symmetricOf(ctx, q, [...candidates, ...leading].map((x) => x.text));
+  const read = ({ c, text }: { c: Pooled<MemoryRecord>; text: string }): Candidate => ({ c, parts: fuseRelevance(q, text, c.vector, c.fullText, ctx.config, symmetric.get(text)) });
   const pooled = candidates.map(read);
-  await leadToCurrentHolders(ctx, pooled, replaced.map(read), filter);
+  leadToCurrentHolders(pooled, leading.map(read), heads);
   const floor = ctx.config.recall.relevanceFloor;
   const standout = distinctBest(pooled.map((p) => p.parts), floor);
   // The symmetric Chinese reading finds a paraphrase when nothing else would; once the usual evidence
@@ -100,7 +103,7 @@ export async function recallMemories(ctx: EngineContext, params: RecallParams, s
   scored.sort(byRank);
   const asked = ctx.reranker !== null && (ctx.reranker.kind === "cross-encoder" || ctx.config.recall.secondOpinionWeight > 0);
   // A successor found through the memory it replaced is read by stage 2 in that memory's words too.
-  const readAs = new Map(passing.map(({ c }) => [c.record.id, c.text ?? c.record.content]));
+  const readAs = new Map(passing.map(({ c }) => [c.record.id, (c.via ?? c.record).content]));
   if (asked && scored.length > 0) await rerank(ctx, params.query, scored, boostOf, readAs);
   if (ctx.config.recall.diversify) diversify(scored);
   const working = params.sessionId ? await workingMemory(ctx, q, scope, params.sessionId, now, k, access) : [];
@@ -129,16 +132,17 @@ async function symmetricOf(ctx: EngineContext, q: QueryFeatures, texts: string[]
  * when that is stronger than the successor's own (lineage.ts): the successor joins the candidates
  * or is read by its predecessor's words. The replaced memory itself is never a candidate.
  */
-async function leadToCurrentHolders(ctx: EngineContext, pooled: Candidate[], replaced: Candidate[], filter: MemoryFilter): Promise<void> {
-  if (replaced.length === 0) return;
-  const heads = await currentHolders(ctx.store, replaced.map((r) => r.c.record), filter);
+function leadToCurrentHolders(pooled: Candidate[], replaced: Candidate[], heads: Map<string, MemoryRecord>): void {
+  const at = new Map(pooled.map((p, i) => [p.c.record.id, i]));
   for (const old of replaced) {
     const head = heads.get(old.c.record.id);
     if (!head) continue;
-    const existing = pooled.find((p) => p.c.record.id === head.id);
-    const inherited = { c: { record: head, vector: old.c.vector, fullText: old.c.fullText, text: old.c.record.content }, parts: old.parts };
-    if (!existing) pooled.push(inherited);
-    else if (old.parts.relevance > existing.parts.relevance) Object.assign(existing, inherited);
+    const inherited = { c: { record: head, vector: old.c.vector, fullText: old.c.fullText, via: old.c.record }, parts: old.parts };
+    const i = at.get(head.id);
+    if (i === undefined) {
+      at.set(head.id, pooled.length);
+      pooled.push(inherited);
+    } else if (old.parts.relevance > (pooled[i] as Candidate).parts.relevance) pooled[i] = inherited;
   }
 }
 
@@ -150,11 +154,11 @@ async function focusedRelevance(ctx: EngineContext, q: QueryFeatures, passing: C
   const relevance = passing.map((p) => p.parts.relevance);
   const w = ctx.config.recall.focusWeight;
   if (w === 0 || q.cjk) return relevance;
-  // A successor found through its predecessor is read in the predecessor's words, as its vector is.
-  const textOf = (p: Candidate): string => p.c.text ?? searchText(p.c.record);
-  const readable = passing.flatMap((p, i) => (p.parts.cosine !== 0 && !unreadable(textOf(p), q.model) ? [i] : []));
-  const head = [...readable].sort((a, b) => (relevance[b] as number) - (relevance[a] as number)).map((i) => textOf(passing[i]!));
-  const focused = focusedQuery(q.text, head);
+  // A zero cosine is a candidate the model cannot read (fuseRelevance). A successor found through its
+  // predecessor is read in the predecessor's words, as its vector is.
+  const readable = passing.flatMap((p, i) => (p.parts.cosine !== 0 ? [i] : []));
+  const head = [...readable].sort((a, b) => (relevance[b] as number) - (relevance[a] as number)).map((i) => searchText(passing[i]!.c.via ?? passing[i]!.c.record));
+  const focused = focusedQuery(q.text, q.tokens, head);
   if (focused === null) return relevance;
   const fv = await embedOne(ctx, focused, "query");
   const f = ctx.config.recall.fusion;

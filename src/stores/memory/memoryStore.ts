@@ -4,7 +4,7 @@ import type { CompressionProposal, ProposalStatus } from "../../core/model/propo
 import type { Hit, MemoryFilter, MemoryStore, ModelInfo, Page, TurnFilter } from "../../core/ports.js";
 import { cosine } from "../../core/text/vector.js";
 import { contentTokens } from "../../core/text/tokens.js";
-import { memoryMatches, turnMatches } from "../filter.js";
+import { memoryMatches, turnMatches } from "../../core/model/filter.js";
 
 interface Row<T> {
   record: T;

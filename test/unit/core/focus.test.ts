@@ -1,5 +1,9 @@
 import { strict as assert } from "node:assert";
-import { focusedQuery, refocus } from "../../../src/core/recall/focus.js";
+import { focusedQuery as focusedWith, refocus } from "../../../src/core/recall/focus.js";
+import { contentTokenSet } from "../../../src/core/text/tokens.js";
+
+/** Recall passes the query's token set it already has; the tests make it here. */
+const focusedQuery = (query: string, candidates: string[]): string | null => focusedWith(query, contentTokenSet(query), candidates);
 
 describe("recall: the query without what its best candidates share", () => {
   it("drops the thing every candidate names and keeps the attribute asked for", () => {

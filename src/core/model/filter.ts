@@ -1,0 +1,19 @@
+import type { MemoryFilter, TurnFilter } from "../ports.js";
+import type { MemoryRecord, TurnRecord } from "./memory.js";
+
+/** What a MemoryFilter means for one record: stores that filter in memory and the engine read it the same way. */
+export function memoryMatches(m: MemoryRecord, f: MemoryFilter): boolean {
+  if (f.scope !== undefined && m.scope !== f.scope) return false;
+  if (f.statuses && !f.statuses.includes(m.status)) return false;
+  if (f.types && !f.types.includes(m.type)) return false;
+  if (f.layers && !f.layers.includes(m.layer)) return false;
+  if (f.sessionId !== undefined && m.sessionId !== f.sessionId) return false;
+  if (f.validAt !== undefined && m.validUntil !== null && m.validUntil <= f.validAt) return false;
+  return true;
+}
+
+export function turnMatches(t: TurnRecord, f: TurnFilter): boolean {
+  if (f.scope !== undefined && t.scope !== f.scope) return false;
+  if (f.statuses && !f.statuses.includes(t.status)) return false;
+  return true;
+}
