@@ -47,6 +47,11 @@ export const EngineConfigSchema = z.object({
        * share (recall/focus.ts): among memories about one thing, the attribute asked for decides. 0: off.
        */
       focusWeight: weight(0.5),
+      /**
+       * Added to the relevance of candidates that hold the kind of value the question asks for (an
+       * amount for "how many", a time for "when"), when others do not (recall/answerKind.ts). 0: off.
+       */
+      answerKindBonus: weight(0.05),
       /** A query that finds a replaced memory is led to the active memory that replaced it (recall/lineage.ts). */
       followReplacements: z.boolean().default(true),
       /** With a session id, up to this many of the session's working-memory (L1) items come first. */

@@ -16,6 +16,7 @@ import { formatRecall } from "./format.js";
 import { distinctBest, fuseRelevance, queryFeatures, type QueryFeatures, type RelevanceParts } from "./relevance.js";
 import { focusedQuery, refocus } from "./focus.js";
 import { currentHolders } from "./lineage.js";
+import { favourAnswerKind } from "./answerKind.js";
 import { accessBoost, byRank, countAccess, finalScore, timeDecay } from "./score.js";
 import type { RecallConflict, RecalledMemory, RecallResult } from "./types.js";
 
@@ -93,7 +94,7 @@ export async function recallMemories(ctx: EngineContext, params: RecallParams, s
   // answers the question, it would only let weaker neighbours through.
   const answered = pooled.some((p) => p.parts.plainEvidence >= floor);
   const passing = pooled.filter(({ parts }, i) => (answered ? parts.plainEvidence : parts.evidence) >= floor || i === standout);
-  const relevance = await focusedRelevance(ctx, q, passing);
+  const relevance = favourAnswerKind(q.text, passing.map(({ c }) => c.record.content), await focusedRelevance(ctx, q, passing), ctx.config.recall.answerKindBonus);
   for (const [i, { c }] of passing.entries()) {
     scored.push(toRecalled(ctx, c.record, (relevance[i] as number) * aboutWhomTheQueryAsks(c.record.content, q), now, access));
   }
@@ -128,6 +129,14 @@ async function symmetricOf(ctx: EngineContext, q: QueryFeatures, texts: string[]
 }
 
 /**
+ * The share of a replaced memory's relevance its successor is credited with. Evidence read in
+ * another memory's words is second-hand: the successor holds the same slot, but a near tie between
+ * the predecessor's words and another memory's own words is the other memory's ("Where is the wiki
+ * hosted?" over "the wiki's backups were hosted on S3, now on R2" and "the wiki is hosted on Fly").
+ */
+const SECOND_HAND = 0.9;
+
+/**
  * A replaced memory that the query finds lends its evidence to the active memory that replaced it,
  * when that is stronger than the successor's own (lineage.ts): the successor joins the candidates
  * or is read by its predecessor's words. The replaced memory itself is never a candidate.
@@ -137,12 +146,12 @@ function leadToCurrentHolders(pooled: Candidate[], replaced: Candidate[], heads:
   for (const old of replaced) {
     const head = heads.get(old.c.record.id);
     if (!head) continue;
-    const inherited = { c: { record: head, vector: old.c.vector, fullText: old.c.fullText, via: old.c.record }, parts: old.parts };
+    const inherited = { c: { record: head, vector: old.c.vector, fullText: old.c.fullText, via: old.c.record }, parts: { ...old.parts, relevance: old.parts.relevance * SECOND_HAND } };
     const i = at.get(head.id);
     if (i === undefined) {
       at.set(head.id, pooled.length);
       pooled.push(inherited);
-    } else if (old.parts.relevance > (pooled[i] as Candidate).parts.relevance) pooled[i] = inherited;
+    } else if (inherited.parts.relevance > (pooled[i] as Candidate).parts.relevance) pooled[i] = inherited;
   }
 }
 

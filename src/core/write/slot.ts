@@ -36,6 +36,8 @@ export function isAdditive(text: string): boolean {
 }
 
 const PHRASE = String.raw`([\p{L}\p{N}][\p{L}\p{N}._+#/-]*(?:\s+[\p{L}\p{N}][\p{L}\p{N}._+#/-]*){0,3})`;
+/** The shortest phrase before a word that ends it ("replaced Redux Toolkit with Zustand for state": not "Redux Toolkit with Zustand"). */
+const PHRASE_UNTIL = PHRASE.replace("{0,3})", "{0,3}?)");
 const CJK_PHRASE = String.raw`\s*([\p{L}\p{N}._+#/-]+(?:\s+[\p{L}\p{N}._+#/-]+){0,2}|[\u4e00-\u9fff]{1,8})\s*`;
 
 /**
@@ -44,13 +46,13 @@ const CJK_PHRASE = String.raw`\s*([\p{L}\p{N}._+#/-]+(?:\s+[\p{L}\p{N}._+#/-]+){
  * "use tabs instead of spaces", "replaced Jenkins with Buildkite", "从 Maven 改成了 Gradle", "不再用 Jira".
  */
 const NAMES_OLD_VALUE: RegExp[] = [
-  new RegExp(String.raw`\bfrom\s+(?:the\s+|a\s+|an\s+|our\s+)?${PHRASE}\s+(?:to|into|onto|over to)\s+\S`, "iu"),
+  new RegExp(String.raw`\bfrom\s+(?:the\s+|a\s+|an\s+|our\s+)?${PHRASE_UNTIL}\s+(?:to|into|onto|over to)\s+\S`, "iu"),
   new RegExp(String.raw`${PHRASE}\s*(?:→|->|=>|⟶)\s*\S`, "iu"),
   new RegExp(String.raw`\bno longer\s+(?:(?:uses?|using|on|in|at|runs? on|deploys? (?:to|on)|hosted on|with|has|have|is|are|called|named|prefers?)\s+)?(?:the\s+|a\s+)?${PHRASE}`, "iu"),
   new RegExp(String.raw`\bno more\s+(?:the\s+)?${PHRASE}`, "iu"),
   new RegExp(String.raw`\b(?:not|n't)\s+(?:(?:use|using|on|in)\s+)?(?:the\s+)?${PHRASE}\s+any\s?more\b`, "iu"),
   new RegExp(String.raw`\binstead of\s+(?:the\s+|a\s+|an\s+)?${PHRASE}`, "iu"),
-  new RegExp(String.raw`\b(?:replaced|swapped|traded|ditched|dropped)\s+(?:the\s+|our\s+)?${PHRASE}\s+(?:with|for|in favou?r of)\b`, "iu"),
+  new RegExp(String.raw`\b(?:replaced|swapped|traded|ditched|dropped)\s+(?:the\s+|our\s+)?${PHRASE_UNTIL}\s+(?:with|for|in favou?r of)\b`, "iu"),
   new RegExp(String.raw`${PHRASE}\s+(?:(?:has|have|was|were|got|is|are)\s+(?:been\s+)?)(?:replaced|superseded|retired|dropped)\b`, "iu"),
   new RegExp(String.raw`${PHRASE}\s+(?:is|are|was|were)\s+no longer\s+(?:needed|supported|maintained|running|the default|in use|used)\b`, "iu"),
   new RegExp(String.raw`\bmoved\s+(?:away\s+)?off\s+(?:of\s+)?(?:the\s+)?${PHRASE}`, "iu"),

@@ -4,6 +4,8 @@
  * they cover the subject pronoun, its verb's agreement, possessives and objects.
  */
 
+import { IRREGULAR_PAST } from "../text/tense.js";
+
 const PRESENT_TO_THIRD: Record<string, string> = { am: "is", have: "has", do: "does", "don't": "doesn't", go: "goes", was: "was", were: "was" };
 const CONTRACTIONS: Array<[RegExp, string]> = [
   [/\bI'm\b/g, "{S} is"],
@@ -14,12 +16,6 @@ const CONTRACTIONS: Array<[RegExp, string]> = [
 const UNCHANGED = new Set([
   "can", "could", "will", "would", "shall", "should", "may", "might", "must", "had", "did", "was", "just", "also", "really", "always",
   "never", "still", "already", "usually", "often", "sometimes", "recently", "finally", "even", "only", "actually",
-]);
-const IRREGULAR_PAST = new Set([
-  "went", "got", "made", "saw", "took", "came", "ran", "bought", "found", "gave", "told", "thought", "felt", "left", "kept", "met", "paid",
-  "put", "read", "said", "sent", "set", "sat", "spent", "stood", "taught", "wrote", "won", "lost", "began", "brought", "built", "caught",
-  "chose", "drew", "drove", "ate", "fell", "flew", "forgot", "grew", "heard", "held", "knew", "led", "meant", "rode", "rang", "rose", "sang",
-  "slept", "spoke", "swam", "threw", "understood", "woke", "wore", "became", "cut", "let", "hit", "quit", "shut",
 ]);
 
 function thirdPerson(verb: string): string {

@@ -1,5 +1,7 @@
 /** Temporal phrases that bound how long a statement holds, resolved against the time it was said (UTC days). */
 
+import { tellsWhatHappened } from "../text/tense.js";
+
 const DAY = 86_400_000;
 const MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"];
 const WEEKDAYS = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"];
@@ -30,13 +32,29 @@ function upcoming(now: number, month: number, day: number): number {
 }
 
 /**
+ * The current week or month as the time a statement holds, or null. It is not a bound when it says
+ * when something began ("effective this month, invoices go out in EUR", "自本月起按新价收费") or when
+ * the statement reports what happened then (text/tense.ts): "our team lead changed this week" and
+ * "这个月把日志迁到了对象存储" date a change whose result outlives the period.
+ */
+function periodBound(text: string, lower: string): "week" | "month" | null {
+  const en = lower.match(/\b(?:(as of|starting|beginning|since|effective|from)\s+)?(?:this|the current) (week|month)\b/);
+  const zh = text.match(/([从自])?(本周|这周|这个星期|本星期|这个月|本月)(起|开始|以来)?/);
+  const period = en ? (en[2] as "week" | "month") : zh ? (/月/.test(zh[2] as string) ? "month" : "week") : /\bfor the rest of the week\b/.test(lower) ? "week" : null;
+  if (period === null) return null;
+  const starts = en ? en[1] !== undefined : zh ? zh[1] !== undefined || zh[3] !== undefined : false;
+  return starts || tellsWhatHappened(text) ? null : period;
+}
+
+/**
  * valid_until implied by the text, or null when it states no bound. "From today on" / "从今天开始"
  * start something and do not bound it.
  */
 export function parseValidUntil(text: string, now: number): number | null {
   const lower = text.toLowerCase();
-  if (/\b(this|the current) week\b|\bfor the rest of the week\b/.test(lower) || /(本周|这周|这个星期|本星期)/.test(text)) return endOfWeek(now);
-  if (/\b(this|the current) month\b/.test(lower) || /(这个月|本月)/.test(text)) return endOfMonth(now);
+  const current = periodBound(text, lower);
+  if (current === "week") return endOfWeek(now);
+  if (current === "month") return endOfMonth(now);
   if (/\b(for today|today only|for the rest of (the )?(day|today)|until (the )?end of (the )?day)\b/.test(lower) || /(今天内|今天之内|今日内|仅限今天)/.test(text)) {
     return endOfDay(now);
   }

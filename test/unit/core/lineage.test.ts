@@ -68,4 +68,14 @@ describe("recall: a question that finds a replaced memory is led to what replace
     const r = await engine.recall({ query: "Where are nightly backups written?" });
     assert.equal(r.memories[0]?.id, c.id, r.text);
   });
+
+  it("a near tie between a predecessor's words and another memory's own words goes to the other memory", async () => {
+    const { engine } = await makeEngine();
+    const own = await engine.write({ content: "The wiki runs on two Fly machines in Amsterdam.", type: "fact" });
+    const old = await engine.write({ content: "The wiki runs on Jenkins for CI.", type: "fact" });
+    const successor = await engine.write({ content: "Its pipelines moved to Buildkite.", type: "fact", replaces: [idOf(old)] });
+    const r = await engine.recall({ query: "What does the wiki run on?" });
+    assert.equal(r.memories[0]?.id, own.id, r.text);
+    assert.ok(r.memories.some((m) => m.id === successor.id), "the successor is still found through its predecessor");
+  });
 });

@@ -52,6 +52,11 @@ describe("slots: the thing plus the attribute, values masked", () => {
     assert.deepEqual(oldValues("The wiki is hosted on Outline."), []);
   });
 
+  it("the named old value ends at the word that closes it, not at the last one that could", () => {
+    assert.deepEqual(oldValues("Ops swapped Nagios Core with Prometheus for host alerts."), [["nagio", "core"]]);
+    assert.deepEqual(oldValues("The CLI went from Commander to Clipanion to shrink the bundle."), [["commander"]]);
+  });
+
   it("an addition never replaces, unless it also names what it replaces", () => {
     assert.ok(isAdditive("We now also ship a Windows build."));
     assert.ok(isAdditive("日志另外还会写一份到 Loki。"));

@@ -51,4 +51,24 @@ describe("write/validity.parseValidUntil", () => {
   it("text without a temporal phrase has no bound", () => {
     assert.equal(parseValidUntil("We use PostgreSQL 16.", NOW), null);
   });
+
+  it("a change or event dated this week or month is not bounded by it; a state, rule or plan is", () => {
+    for (const done of [
+      "Our on-call rotation moved to Opsgenie this week.",
+      "The QA team has rewritten the smoke tests this month.",
+      "Priya took over the billing service this week.",
+      "这个月把日志迁到了对象存储。",
+      "这周已经把支付切到新网关。",
+    ]) assert.equal(parseValidUntil(done, NOW), null, done);
+    for (const bounded of ["The wiki is read-only this week.", "They're closed this week.", "The API is rate-limited this week.", "Nobody merges to main this week.", "这周不营业了。", "本月暂停接新客户。"]) {
+      assert.notEqual(parseValidUntil(bounded, NOW), null, bounded);
+    }
+  });
+
+  it("a period that says when something began does not bound it", () => {
+    assert.equal(parseValidUntil("Effective this month, invoices go out in EUR.", NOW), null);
+    assert.equal(parseValidUntil("Starting this week the standup is at 9:30.", NOW), null);
+    assert.equal(parseValidUntil("自本月起按新价收费。", NOW), null);
+    assert.equal(parseValidUntil("从这周开始周会改到周二。", NOW), null);
+  });
 });

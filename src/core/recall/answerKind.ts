@@ -1,0 +1,51 @@
+/**
+ * What kind of value a question asks for, and whether a memory holds a value of that kind.
+ *
+ * A question that asks for an amount or a time is answered by a memory that states one: among
+ * memories about the same thing, "How many seats does the van have?" is answered by "the van seats
+ * 9", not by "the van is white"; "围墙什么时候刷漆？" by "周六上午刷漆", not by "围墙刷成灰色". The
+ * embedding model barely tells these apart (both memories name the thing), so the kind of the
+ * value asked for is read from the question's words (a wh-word of amount or time, or 多/几 with a
+ * measure) and the kind held from the memory's (a numeral, a date or time word).
+ */
+
+export type AnswerKind = "amount" | "time";
+
+/** Dimensional adjectives and adverbs after "how": the question asks for a measure. */
+const HOW_MEASURE = /\bhow\s+(?:long|many|much|often|far|big|large|old|fast|soon|frequently|high|low|tall|heavy|wide|deep|late|early|quickly)\b/i;
+/** Chinese measure words (classifiers and units): a numeral before one counts or measures something. */
+const MEASURE_WORDS = "个次天岁年月号分秒小时周位倍张台条件页人块元遍成箱包瓶杯斤吨米里克升公座层楼间辆架本份盒袋双对套项门节名家";
+/** 多 + a dimension, or 几 + a measure word: 多久, 多大, 几个, 几次. */
+const ZH_MEASURE = new RegExp(`多(?:久|长|少|大|快|远|高|重|宽|深|频繁)|几[${MEASURE_WORDS}]`);
+const EN_TIME = /\b(?:when|what\s+(?:time|date|day|year|month)|which\s+(?:day|date|year|month|week))\b/i;
+const ZH_TIME = /什么时[候间]|何时|哪[天年月周]|几[点号月]/;
+
+export function askedKind(question: string): AnswerKind | null {
+  if (EN_TIME.test(question) || ZH_TIME.test(question)) return "time";
+  if (HOW_MEASURE.test(question) || ZH_MEASURE.test(question)) return "amount";
+  return null;
+}
+
+const NUMBER_WORD = /\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|hundred|thousand|million|once|twice|half|dozen|daily|weekly|monthly|hourly|nightly)\b/i;
+/** A Chinese numeral with its measure word (三次, 两个, 半小时), or a frequency (每天). */
+const ZH_NUMBER = new RegExp(`[一二两三四五六七八九十百千万半]+[${MEASURE_WORDS}]|每[天日周月年小]`);
+const MONTH_OR_DAY = /\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekends?|tonight|today|tomorrow|yesterday|morning|evening|noon|midnight|ago)\b/i;
+const ZH_TIME_WORD = /[周期拜][一二三四五六日天末]|[昨今明前后去][天年]|[上下本这][周月]|[早中晚]上|凌晨|中午|傍晚|[一二两三四五六七八九十]+[月号日点时]/;
+
+export function holdsKind(text: string, kind: AnswerKind): boolean {
+  if (/\d/.test(text)) return true;
+  if (kind === "amount") return NUMBER_WORD.test(text) || ZH_NUMBER.test(text);
+  return MONTH_OR_DAY.test(text) || ZH_TIME_WORD.test(text);
+}
+
+/**
+ * Relevance of the candidates with `bonus` added to those holding the kind of value the question
+ * asks for, when some do and some do not: it only reorders candidates that already passed the floor.
+ */
+export function favourAnswerKind(question: string, texts: string[], relevance: number[], bonus: number): number[] {
+  const kind = askedKind(question);
+  if (kind === null || bonus === 0) return relevance;
+  const holds = texts.map((t) => holdsKind(t, kind));
+  if (holds.every(Boolean) || !holds.some(Boolean)) return relevance;
+  return relevance.map((r, i) => (holds[i] ? Math.min(1, r + bonus) : r));
+}

@@ -1,0 +1,48 @@
+import { strict as assert } from "node:assert";
+import { askedKind, favourAnswerKind, holdsKind } from "../../../src/core/recall/answerKind.js";
+import { makeEngine } from "../../helpers/fakes.js";
+
+describe("recall/answerKind", () => {
+  it("reads the kind of value a question asks for, in English and Chinese", () => {
+    assert.equal(askedKind("How far is the depot from the port?"), "amount");
+    assert.equal(askedKind("How often does the linter run?"), "amount");
+    assert.equal(askedKind("这批货有几箱？"), "amount");
+    assert.equal(askedKind("充一次电能跑多远？"), "amount");
+    assert.equal(askedKind("When does the lease end?"), "time");
+    assert.equal(askedKind("Which year was the warehouse built?"), "time");
+    assert.equal(askedKind("快递一般几点到？"), "time");
+    assert.equal(askedKind("Where is the depot?"), null);
+    assert.equal(askedKind("How does the exporter authenticate?"), null, "a how-question of manner asks for no amount");
+    assert.equal(askedKind("仓库用什么系统？"), null);
+  });
+
+  it("reads whether a memory holds such a value", () => {
+    assert.ok(holdsKind("The depot is 40 km from the port.", "amount"));
+    assert.ok(holdsKind("The linter runs twice a day.", "amount"));
+    assert.ok(holdsKind("这批货一共七箱。", "amount"));
+    assert.ok(!holdsKind("The depot is next to the rail yard.", "amount"));
+    assert.ok(!holdsKind("这一批货是统一发的。", "amount"), "一 inside a word is no amount");
+    assert.ok(holdsKind("The lease ends in March.", "time"));
+    assert.ok(holdsKind("快递一般下午送到，周六也送。", "time"));
+    assert.ok(!holdsKind("The lease is held by the parent company.", "time"));
+    assert.ok(!holdsKind("日志都写到对象存储里。", "time"), "日 inside a word is no date");
+  });
+
+  it("favours the candidates that hold the value, only when some do and some do not", () => {
+    const texts = ["The depot is 40 km from the port.", "The depot is next to the rail yard."];
+    assert.deepEqual(favourAnswerKind("How far is the depot?", texts, [0.5, 0.52], 0.05), [0.55, 0.52]);
+    assert.deepEqual(favourAnswerKind("Where is the depot?", texts, [0.5, 0.52], 0.05), [0.5, 0.52]);
+    assert.deepEqual(favourAnswerKind("How far is the depot?", [texts[0]!, "It is 3 km to the yard."], [0.5, 0.52], 0.05), [0.5, 0.52]);
+    assert.deepEqual(favourAnswerKind("How far is the depot?", texts, [0.5, 0.52], 0), [0.5, 0.52]);
+  });
+
+  it("on the engine, a how-many question ranks the memory with the count first, and only reorders", async () => {
+    const { engine } = await makeEngine();
+    await engine.write({ content: "The rooftop terrace has a charcoal grill and tall planters.", type: "fact" });
+    await engine.write({ content: "The rooftop terrace fits 40 guests.", type: "fact" });
+    const r = await engine.recall({ query: "How many guests fit on the rooftop terrace?" });
+    assert.match(r.memories[0]?.content ?? "", /40 guests/, r.text);
+    const none = await engine.recall({ query: "How many parking spaces does the office have?" });
+    assert.equal(none.memories.length, 0, "the bonus never lets an unrelated memory through");
+  });
+});
