@@ -12,8 +12,10 @@ import { tokenCommand } from "./commands/tokenCommand.js";
 
 const USAGE = `hindsight — memory for coding agents
 
-  hindsight mcp [--scope S] [--data DIR]          (MCP server on stdio: JSON-RPC on stdout, logs on stderr)
-  hindsight serve [--host 127.0.0.1] [--port 8765] [--data DIR] [--token T] [--rate N] [--burst N] [--allowed-host H:P ...]
+  hindsight mcp [--scope S] [--data DIR] [--no-daemon]
+                                                  (MCP server on stdio: JSON-RPC on stdout, logs on stderr; a client of
+                                                   the store's owner, which it starts when nobody owns the store)
+  hindsight serve [--host 127.0.0.1] [--port 8765] [--data DIR] [--token T] [--rate N] [--burst N] [--allowed-host H:P ...] [--idle-exit SECONDS]
                   [--store lancedb|qdrant] [--qdrant-url URL] [--qdrant-prefix P] [--tokens FILE]
                                                   (REST /api/v1, MCP /mcp, /healthz, /metrics over HTTP; bearer token,
                                                    or the scoped tokens of a tokens file for a team)
@@ -41,7 +43,24 @@ HINDSIGHT_MODEL (embedding model id), HINDSIGHT_ALLOW_DOWNLOAD=1 (fetch models f
 HINDSIGHT_TOKEN (serve's bearer token; default: generated once into the data folder),
 HINDSIGHT_TOKENS (the tokens file of serve and token; default: tokens.json in the data folder for token),
 HINDSIGHT_STORE, HINDSIGHT_QDRANT_URL, QDRANT_API_KEY, HINDSIGHT_SCOPE, HINDSIGHT_HOST, HINDSIGHT_PORT (serve, for containers).
-Scope defaults to the current git repository (project:<remote>) or folder.`;
+HINDSIGHT_IDLE_EXIT (seconds an owner started by a client stays up without requests; default 600).
+Scope defaults to the current git repository (project:<remote>) or folder. The memory commands (remember,
+recall, forget, list, summarize, review, export, import) and mcp reach the store through its owner
+process; --no-daemon opens the store in the command itself (refused while another process owns it).`;
+
+/** The usage lines of one command (its --help). */
+function usageOf(name: string): string {
+  const lines = USAGE.split("\n");
+  const out: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as string;
+    if (!line.includes(`hindsight ${name}`)) continue;
+    out.push(line.trim());
+    // Continuation lines are indented past the command column.
+    while (i + 1 < lines.length && /^\s{10,}\S/.test(lines[i + 1] as string) && !/^\s*hindsight /.test(lines[i + 1] as string)) out.push(`    ${(lines[++i] as string).trim()}`);
+  }
+  return out.join("\n");
+}
 
 const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   mcp: mcpCommand,
@@ -72,6 +91,12 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`hindsight: unknown command "${name}"\n\n${USAGE}\n`);
     return 2;
   }
+  if (rest.includes("--help") || rest.includes("-h")) {
+    process.stdout.write(`${usageOf(name)}\n`);
+    return 0;
+  }
+  // Memories, tokens and exports are the user's alone: every file this command creates is 0600/0700.
+  process.umask(0o077);
   return command(rest);
 }
 

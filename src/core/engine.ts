@@ -79,6 +79,8 @@ export class MemoryEngine {
   private readonly state: { ctx: EngineContext | null; access: AccessTracker | null; config: EngineConfig; llm: LlmClient | null };
   /** The audit actor of this view (undefined: the configured actor). */
   private readonly viewActor: string | undefined = undefined;
+  /** The scope this view's calls use when they name none (undefined: the configured default). */
+  private readonly viewScope: string | undefined = undefined;
   /** Mutations run one at a time: a dedup or supersede decision reads the store and must see every earlier write. */
   private readonly mutations = new Serial();
   private readonly recallLatency = new LatencyWindow();
@@ -91,7 +93,7 @@ export class MemoryEngine {
   }
 
   get config(): EngineConfig {
-    return this.state.config;
+    return this.viewScope === undefined ? this.state.config : { ...this.state.config, defaultScope: this.viewScope };
   }
 
   /**
@@ -154,6 +156,16 @@ export class MemoryEngine {
   actingAs(actor: string): MemoryEngine {
     const view = Object.create(MemoryEngine.prototype) as MemoryEngine;
     return Object.assign(view, { ...this, viewActor: actor });
+  }
+
+  /**
+   * A view of this engine whose calls without a scope use `scope` (a client of the store's owner
+   * working in another project than the owner was started in); everything else is shared.
+   */
+  withDefaultScope(scope: string): MemoryEngine {
+    const checked = parseInput(ScopeSchema, scope, "scope");
+    const view = Object.create(MemoryEngine.prototype) as MemoryEngine;
+    return Object.assign(view, { ...this, viewScope: checked });
   }
 
   private scopeOf(scope: string | undefined): string {
@@ -403,12 +415,14 @@ export class MemoryEngine {
       memory.sourceTurns.length > 0 ? ctx.store.getTurns(memory.sourceTurns) : Promise.resolve([]),
       ids.length > 0 ? ctx.store.getMemories(ids) : Promise.resolve([]),
     ]);
-    const byId = new Map(linked.map((m) => [m.id, m]));
+    // Links and source turns are data (an import may name anything): only the memory's own scope is shown.
+    const byId = new Map(linked.filter((m) => m.scope === memory.scope).map((m) => [m.id, m]));
     const links = wanted.flatMap((w) => {
       const m = byId.get(w.id);
       return m ? [{ relation: w.relation, memory: m }] : [];
     });
-    return { memory, turns: [...turns].sort((a, b) => a.at - b.at), links };
+    const own = turns.filter((t) => t.scope === memory.scope);
+    return { memory, turns: own.sort((a, b) => a.at - b.at), links };
   }
 
   async auditLog(options: { scope?: string; limit?: number; offset?: number } = {}): Promise<AuditEntry[]> {

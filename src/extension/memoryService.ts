@@ -3,6 +3,8 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
 import type { LlmClient } from "../core/ports.js";
+import { ownerEndpoint } from "../server/owner.js";
+import { describeOwner } from "../server/ownerLock.js";
 import { scopeForFolder } from "../server/paths.js";
 import { CopilotLlm, pickCopilotModel } from "./copilotLlm.js";
 import type * as EngineHost from "./host/engineHost.js";
@@ -142,6 +144,14 @@ export class MemoryService implements vscode.Disposable {
     this.setState("starting");
     const started = Date.now();
     try {
+      // Another process (a `hindsight serve`, a daemon, another window) owns this store: use its server.
+      const owned = await ownerEndpoint(this.storePath);
+      if (owned) {
+        this.endpointValue = { url: owned.url, token: owned.token, mode: "local" };
+        this.log.info(`the store ${this.storePath} is owned by ${describeOwner(owned.owner)}: using its server`);
+        this.setState("running");
+        return this.endpointValue;
+      }
       const host = loadEngineHost(this.context.extensionPath);
       const externalToken = await this.externalToken();
       const llm = await this.chooseLlm();

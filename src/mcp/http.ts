@@ -12,7 +12,15 @@ export type McpServerFactory = (engine: MemoryEngine) => McpServer;
  * Same shape as the HTTP app's McpHandler: the app stays free of the SDK, this module free of the app.
  * `engine`: the caller's view of the engine (the app's access control); absent, the engine acting as the token.
  */
-export type McpHttpHandler = (req: IncomingMessage, res: ServerResponse, caller: { tokenId: string; engine?: MemoryEngine; grantKey?: string }) => Promise<void>;
+export type McpHttpHandler = (req: IncomingMessage, res: ServerResponse, caller: McpCaller) => Promise<void>;
+
+/** Who opens a session: the token, its view of the engine, its grant, and whether the grant is everything. */
+export interface McpCaller {
+  tokenId: string;
+  engine?: MemoryEngine;
+  grantKey?: string;
+  full?: boolean;
+}
 
 export interface McpMount {
   handler: McpHttpHandler;
@@ -36,6 +44,42 @@ function jsonRpcError(res: ServerResponse, status: number, message: string): voi
 }
 
 /**
+ * The MCP specification asks servers to validate Origin: a web page must not drive the memory
+ * through a browser that can reach it. Loopback origins and the hosts the server accepts pass
+ * ("http://localhost:5173", "https://memory.example.com" with --allowed-host memory.example.com).
+ */
+function originAllowed(origin: string, allowedHosts: string[] | null): boolean {
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return false;
+  }
+  const host = url.hostname.replace(/^\[|\]$/g, "");
+  if (host === "localhost" || host === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)) return true;
+  return allowedHosts !== null && (allowedHosts.includes(url.host) || allowedHosts.includes(url.hostname));
+}
+
+/** The header with which a client of the store's owner names its project (`hindsight mcp` run in another folder). */
+export const SCOPE_HEADER = "x-hindsight-scope";
+
+/**
+ * The engine a new session works on: the caller's view, in the scope the client names. Only a
+ * full-access caller may name one; a scoped token's view keeps to its grant. A string is the error.
+ */
+function sessionEngine(engine: MemoryEngine, req: IncomingMessage, caller: McpCaller): MemoryEngine | string {
+  const raw = req.headers[SCOPE_HEADER];
+  const scope = Array.isArray(raw) ? raw[0] : raw;
+  if (scope === undefined) return caller.engine ?? engine.actingAs(`token:${caller.tokenId}`);
+  if (caller.engine && !caller.full) return `${SCOPE_HEADER}: only a full-access token may set the session's scope`;
+  try {
+    return engine.actingAs(`token:${caller.tokenId}`).withDefaultScope(decodeURIComponent(scope));
+  } catch (err) {
+    return `${SCOPE_HEADER}: ${(err as Error).message}`;
+  }
+}
+
+/**
  * MCP over streamable HTTP at /mcp: stateful sessions, each with its own McpServer from `factory`
  * over the caller's view of the engine (audited as the session's token, checked by its grant). A
  * session belongs to the token that opened it, under the grant it had then: when the token's grant
@@ -46,6 +90,12 @@ export function mountMcp(engine: MemoryEngine, options: { allowedHosts: string[]
   const sessions = new Map<string, Session>();
 
   const handler: McpHttpHandler = async (req, res, caller) => {
+    const origin = req.headers.origin;
+    if (origin !== undefined && !originAllowed(origin, options.allowedHosts)) {
+      req.resume();
+      jsonRpcError(res, 403, `Forbidden: Origin ${origin} is not allowed (loopback origins and the server's allowed hosts are)`);
+      return;
+    }
     const header = req.headers["mcp-session-id"];
     const sessionId = Array.isArray(header) ? header[0] : header;
     if (sessionId !== undefined) {
@@ -67,7 +117,13 @@ export function mountMcp(engine: MemoryEngine, options: { allowedHosts: string[]
       jsonRpcError(res, 400, "Bad Request: no MCP session; start one with an initialize request");
       return;
     }
-    const server = factory(caller.engine ?? engine.actingAs(`token:${caller.tokenId}`));
+    const view = sessionEngine(engine, req, caller);
+    if (typeof view === "string") {
+      req.resume();
+      jsonRpcError(res, 400, view);
+      return;
+    }
+    const server = factory(view);
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {

@@ -6,7 +6,9 @@ import { llmClientFromEnv } from "../llm/openaiCompatible.js";
 import { DEFAULT_EMBEDDING_MODEL, TransformersEmbedder } from "../models/transformersEmbedder.js";
 import { localReranker } from "../models/rerankers.js";
 import { LanceStore } from "../stores/lancedb/lanceStore.js";
+import { OwnerLock } from "./ownerLock.js";
 import { defaultHome, defaultModelDir } from "./paths.js";
+import { upkeepLog } from "./storeFactory.js";
 
 export const systemClock: Clock = { now: () => Date.now() };
 
@@ -50,12 +52,32 @@ export interface LocalEngineOptions {
   verbose?: boolean;
 }
 
-/** The embedded default: LanceDB under the data folder, the local embedding model, the system clock. */
-export async function openLocalEngine(options: LocalEngineOptions): Promise<{ engine: MemoryEngine; store: LanceStore }> {
+/**
+ * The embedded default opened by this process alone: the store folder's lock (STORE_LOCKED when
+ * another process owns it), LanceDB under the data folder, the local model, the system clock.
+ * `close` closes the engine and gives the folder up.
+ */
+export async function openLocalEngine(options: LocalEngineOptions & { role: string }): Promise<{ engine: MemoryEngine; store: LanceStore; close: () => Promise<void> }> {
   const dir = options.dataDir ?? join(defaultHome(), "store");
-  const store = new LanceStore({ dir });
-  const engine = await openEngineOn(store, options);
-  return { engine, store };
+  const lock = await OwnerLock.acquire(dir, options.role);
+  try {
+    const store = new LanceStore({ dir, ...upkeepLog(stderrLogger(options.verbose ?? false)) });
+    const engine = await openEngineOn(store, options);
+    return {
+      engine,
+      store,
+      close: async () => {
+        try {
+          await engine.close();
+        } finally {
+          await lock.release();
+        }
+      },
+    };
+  } catch (err) {
+    await lock.release();
+    throw err;
+  }
 }
 
 /** The engine over any store (LanceDB, Qdrant) with the local embedding model, the optional LLM and reranker, the system clock. */

@@ -49,6 +49,8 @@ export interface RunningServer {
   port: number;
   server: Server;
   allowedHosts: string[] | null;
+  /** Milliseconds since the last request ended; 0 while one is in flight (an open MCP stream counts). */
+  idleMs(): number;
   /** Stops accepting, ends MCP sessions, waits for requests in flight (at most `graceMs`), then drops what is left. Does not close the engine. */
   close(graceMs?: number): Promise<void>;
 }
@@ -81,7 +83,14 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const metrics = new HttpMetrics();
 
   let ready: RequestListener | null = null;
+  let inFlight = 0;
+  let lastActive = Date.now();
   const server = createServer((req, res) => {
+    inFlight++;
+    res.once("close", () => {
+      inFlight--;
+      lastActive = Date.now();
+    });
     if (ready) ready(req, res);
     else sendJson(res, 503, { error: { code: "INTERNAL", message: "the server is starting" } });
   });
@@ -127,18 +136,22 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     return closing;
   };
 
-  return { url: `http://${formatHost(host)}:${port}`, host, port, server, allowedHosts, close };
+  const idleMs = (): number => (inFlight > 0 ? 0 : Date.now() - lastActive);
+  return { url: `http://${formatHost(host)}:${port}`, host, port, server, allowedHosts, idleMs, close };
 }
 
 /**
- * Runs until SIGINT or SIGTERM, then closes the server and the engine. Resolves with the exit code.
+ * Runs until SIGINT or SIGTERM (or, with `idleExitMs`, until no request came for that long), then
+ * closes the server and the engine. Resolves with the exit code.
  */
-export async function serveUntilSignal(running: RunningServer, engine: MemoryEngine, logger?: Logger): Promise<number> {
+export async function serveUntilSignal(running: RunningServer, engine: MemoryEngine, logger?: Logger, idleExitMs?: number): Promise<number> {
   return new Promise((resolve) => {
     let stopping = false;
+    const idleTimer = idleExitMs ? setInterval(() => running.idleMs() >= idleExitMs && stop("idle"), Math.min(idleExitMs / 4, 5000)) : null;
     const stop = (signal: string) => {
       if (stopping) return;
       stopping = true;
+      if (idleTimer) clearInterval(idleTimer);
       logger?.info("shutting down", { signal });
       process.off("SIGINT", onInt);
       process.off("SIGTERM", onTerm);

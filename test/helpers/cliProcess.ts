@@ -1,6 +1,7 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { liveOwner } from "../../src/server/ownerLock.js";
 
 /** Paths and process plumbing shared by the tests that run the built `hindsight` command. */
 export const ROOT = resolve(__dirname, "../../..");
@@ -35,6 +36,8 @@ export function childEnv(home: string, extra: NodeJS.ProcessEnv = {}): Record<st
   delete env.HINDSIGHT_MODEL;
   delete env.HINDSIGHT_ALLOW_DOWNLOAD;
   delete env.HINDSIGHT_TOKEN;
+  // A daemon a test's command starts stops soon even when the test cannot stop it.
+  env.HINDSIGHT_IDLE_EXIT = "60";
   for (const [k, v] of Object.entries(extra)) if (v !== undefined) env[k] = v;
   return env;
 }
@@ -63,5 +66,44 @@ export function startServeProcess(home: string, args: string[], extraEnv: NodeJS
     });
     child.on("error", reject);
     void exited.then((code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
+  });
+}
+
+/** Stops the process that owns a store folder (a daemon a command started), SIGKILL after 10 s. */
+export async function stopOwner(storeDir: string): Promise<void> {
+  const owner = await liveOwner(storeDir);
+  if (!owner || owner.pid === process.pid) return;
+  try {
+    process.kill(owner.pid, "SIGTERM");
+  } catch {
+    return;
+  }
+  for (let i = 0; i < 100; i++) {
+    if (!(await liveOwner(storeDir))) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  try {
+    process.kill(owner.pid, "SIGKILL");
+  } catch {
+    // gone meanwhile
+  }
+}
+
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the built `hindsight` with `args` to its end, collecting stdout and stderr. */
+export function runCli(args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<CliRun> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: options.cwd, env: options.env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout!.on("data", (d: Buffer) => (stdout += d.toString("utf8")));
+    child.stderr!.on("data", (d: Buffer) => (stderr += d.toString("utf8")));
+    child.on("error", reject);
+    child.on("close", (code) => resolvePromise({ code, stdout, stderr }));
   });
 }

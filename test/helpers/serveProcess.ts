@@ -42,11 +42,11 @@ export async function seedStore(data: string, scope: string, n: number): Promise
   const previous = process.env.HINDSIGHT_MODEL_DIR;
   process.env.HINDSIGHT_MODEL_DIR = MODEL_DIR;
   try {
-    const { engine } = await openLocalEngine({ dataDir: data, scope });
+    const { engine, close } = await openLocalEngine({ dataDir: data, scope, role: "test" });
     try {
       await engine.importMemories(Array.from({ length: n }, (_, i) => syntheticMemory(i)));
     } finally {
-      await engine.close();
+      await close();
     }
   } finally {
     if (previous === undefined) delete process.env.HINDSIGHT_MODEL_DIR;

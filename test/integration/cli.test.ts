@@ -4,7 +4,7 @@ import { existsSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { CLI, childEnv, ensureBundle } from "../helpers/cliProcess.js";
+import { CLI, childEnv, ensureBundle, stopOwner } from "../helpers/cliProcess.js";
 
 
 interface Run {
@@ -50,6 +50,7 @@ describe("integration: the hindsight CLI", function () {
   });
 
   afterEach(async () => {
+    await stopOwner(join(home, "store"));
     await rm(home, { recursive: true, force: true });
     await rm(work, { recursive: true, force: true });
   });

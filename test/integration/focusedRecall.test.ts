@@ -36,8 +36,9 @@ describe("integration: the focused reading of a question among memories about on
     const dir = await mkdtemp(join(tmpdir(), "hindsight-focus-"));
     const embedder = new TransformersEmbedder({ modelDir: MODEL_DIR, allowDownload: false });
     const store = new LanceStore({ dir });
+    // The answer-kind bonus is off: the lead measured is the focused reading's alone.
     const lead = async (scope: string, question: string, answer: RegExp, focusWeight: number) => {
-      const engine = new MemoryEngine({ store, embedder, clock: new FixedClock() }, { defaultScope: scope, recall: { focusWeight } });
+      const engine = new MemoryEngine({ store, embedder, clock: new FixedClock() }, { defaultScope: scope, recall: { focusWeight, answerKindBonus: 0 } });
       await engine.open();
       const r = await engine.recall({ query: question, k: 4 });
       await engine.close();

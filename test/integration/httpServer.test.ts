@@ -62,6 +62,21 @@ describe("integration: hindsight serve over HTTP (in-memory store, fake embedder
       assert.deepEqual(running.allowedHosts, [`127.0.0.1:${running.port}`, `localhost:${running.port}`]);
     });
 
+    it("/mcp refuses a foreign Origin (403) and accepts loopback ones, the allowed hosts' and none", async () => {
+      const { base, running } = await serve(undefined, { allowedHosts: [`127.0.0.1:0`, "memory.example.com"] });
+      const init = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "o", version: "0" } } };
+      const headers = (origin?: string): Record<string, string> => ({ host: "127.0.0.1:0", accept: "application/json, text/event-stream", "content-type": "application/json", ...(origin ? { origin } : {}) });
+      for (const origin of ["https://evil.example", "http://127.0.0.1.evil.example:80", "null"]) {
+        const r = await http(base, "POST", "/mcp", { token: TOKEN, body: init, headers: headers(origin) });
+        assert.equal(r.status, 403, `${origin}: ${r.text}`);
+        assert.match(r.text, /Origin .* is not allowed/);
+      }
+      for (const origin of [undefined, "http://localhost:5173", `http://127.0.0.1:${running.port}`, "https://memory.example.com"]) {
+        const r = await http(base, "POST", "/mcp", { token: TOKEN, body: init, headers: headers(origin) });
+        assert.equal(r.status, 200, `${origin}: ${r.text}`);
+      }
+    });
+
     it("rate limit per token: 429 with Retry-After, then recovery", async () => {
       let now = 0;
       const { base } = await serve(undefined, { rate: 1, burst: 2, now: () => now });

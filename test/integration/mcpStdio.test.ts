@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { CLI, childEnv, ensureBundle } from "../helpers/cliProcess.js";
+import { CLI, childEnv, ensureBundle, stopOwner } from "../helpers/cliProcess.js";
 
 const SCOPE = "project:t";
 
@@ -39,6 +39,7 @@ describe("integration: hindsight mcp over stdio (real SDK client, real model)", 
   });
 
   afterEach(async () => {
+    await stopOwner(join(home, "store"));
     await rm(home, { recursive: true, force: true });
     await rm(work, { recursive: true, force: true });
   });

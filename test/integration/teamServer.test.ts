@@ -292,6 +292,50 @@ describe("integration: team server (LanceDB, scoped tokens) over HTTP", function
     });
   });
 
+  describe("links and turns that name another project", () => {
+    it("an import into A naming B's turn and memories (or reusing B's id) reaches nothing of B: not in explain, not on forget, not in its answer", async () => {
+      // B has a raw turn and the memory made from it.
+      const ingested = await http(base, "POST", "/api/v1/ingest", { token: tok.bob, body: { user: "Our payroll export goes out to the bank every Friday at 16:00.", scope: B } });
+      assert.equal(ingested.status, 200, ingested.text);
+      const bMemory = ingested.json.results.find((r: { id?: string }) => r.id)?.id as string;
+      const bTurn = (await http(base, "GET", `/api/v1/memories/${bMemory}?include=turns`, { token: tok.bob })).json.turns[0];
+      assert.ok(bMemory && bTurn?.id, ingested.text);
+
+      // A's own export, rewritten to point at B: a memory citing B's turn and replacing B's memories, and one reusing B's id.
+      const seed = await http(base, "POST", "/api/v1/memories", { token: tok["admin-a"], body: { content: "The mobile app ships through Fastlane.", scope: A } });
+      const exported = (await http(base, "GET", `/api/v1/export?scope=${A}`, { token: tok["admin-a"] })).text.trim().split("\n");
+      const line = JSON.parse(exported.find((l) => l.includes(seed.json.id))!);
+      const probe = { ...line, id: "import-probe-1", content: "The mobile app's crash reports go to Sentry.", sourceTurns: [bTurn.id], supersedes: [bMemory, memB2], conflictsWith: [memB] };
+      const reused = { ...line, id: memB, content: "The mobile app is localised into nine languages." };
+      const body = [exported[0], JSON.stringify(probe), JSON.stringify(reused)].join("\n");
+      const imported = await http(base, "POST", `/api/v1/import?scope=${A}`, { token: tok["admin-a"], body });
+      assert.equal(imported.status, 200, imported.text);
+      assert.equal(imported.json.memories, 2, imported.text);
+      assert.deepEqual(imported.json.skipped, [], "B's id is neither skipped nor confirmed");
+      assert.ok(!imported.text.includes(memB), "the answer does not name B's id");
+
+      const explained = await http(base, "GET", "/api/v1/memories/import-probe-1?include=turns,links", { token: tok["admin-a"] });
+      assert.equal(explained.status, 200, explained.text);
+      assert.deepEqual(explained.json.turns, []);
+      // The file's own record that reused B's id was renamed, and the link to it followed: only A's memories are linked.
+      const links = explained.json.links as Array<{ memory: { id: string; scope: string } }>;
+      assert.ok(links.every((l) => l.memory.scope === A && ![memB, memB2, bMemory].includes(l.memory.id)), JSON.stringify(links));
+      assert.deepEqual(explained.json.memory.sourceTurns, []);
+      assert.deepEqual(explained.json.memory.supersedes, []);
+      const listed = await http(base, "GET", `/api/v1/memories?scope=${A}&text=${encodeURIComponent("nine languages")}`, { token: tok["admin-a"] });
+      assert.equal(listed.json.memories.length, 1, listed.text);
+      assert.notEqual(listed.json.memories[0].id, memB, "the reused id was replaced by a new one");
+
+      const before = await bState();
+      const forgotten = await http(base, "DELETE", "/api/v1/memories/import-probe-1", { token: tok["admin-a"] });
+      assert.equal(forgotten.status, 200, forgotten.text);
+      assert.equal(forgotten.json.turns, 0, "no turn of B was deleted or redacted");
+      const turnAfter = (await http(base, "GET", `/api/v1/memories/${bMemory}?include=turns`, { token: tok.bob })).json.turns[0];
+      assert.equal(turnAfter.user, bTurn.user, "B's turn is intact");
+      assert.equal(await bState(), before, "B's memories are untouched");
+    });
+  });
+
   describe("tokens", () => {
     it("per-token rate limit: the limited token gets 429 after its burst; others are not affected", async () => {
       const t = tok.limited!;

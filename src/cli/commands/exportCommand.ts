@@ -2,13 +2,13 @@ import { readFile, writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { HindsightError } from "../../core/errors.js";
 import { print, printJson } from "../output.js";
-import { withEngine } from "./engineSession.js";
+import { SESSION_OPTIONS, withMemory } from "./engineSession.js";
 
 /** `hindsight export [--out FILE]`: every memory (no vectors) and L0 turn of the scope as JSONL, to stdout or a file. */
 export async function exportCommand(argv: string[]): Promise<number> {
-  const { values } = parseArgs({ args: argv, options: { scope: { type: "string" }, data: { type: "string" }, out: { type: "string" }, verbose: { type: "boolean" } } });
-  return withEngine(values, async (engine) => {
-    const text = await engine.exportJsonl();
+  const { values } = parseArgs({ args: argv, options: { ...SESSION_OPTIONS, out: { type: "string" } } });
+  return withMemory(values, async (memory) => {
+    const text = await memory.exportJsonl();
     if (values.out) {
       await writeFile(values.out, text, "utf8");
       process.stderr.write(`hindsight: exported ${text.split("\n").filter((l) => l !== "").length - 1} records to ${values.out}\n`);
@@ -26,20 +26,18 @@ export async function importCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { scope: { type: "string" }, data: { type: "string" }, json: { type: "boolean" }, verbose: { type: "boolean" } },
+    options: { ...SESSION_OPTIONS, json: { type: "boolean" } },
   });
   const file = positionals[0];
   if (!file) throw new HindsightError("INVALID_INPUT", "import: give the JSONL file to import", { field: "FILE" });
   const text = await readFile(file, "utf8");
-  return withEngine({ data: values.data, verbose: values.verbose, ...(values.scope ? { scope: values.scope } : {}) }, async (engine) => {
-    const r = await engine.importJsonl(text, values.scope, {
-      onProgress: (done, total) => {
-        if (total > 0) process.stderr.write(`hindsight: imported ${done}/${total}\n`);
-      },
+  return withMemory(values, async (memory) => {
+    const r = await memory.importJsonl(text, values.scope, (done, total) => {
+      if (total > 0) process.stderr.write(`hindsight: imported ${done}/${total}\n`);
     });
     if (values.json) printJson(r);
     else {
-      const other = r.reembedded > 0 ? ` (${r.reembedded} memories re-embedded from another embedding model to ${engine.model.id})` : "";
+      const other = r.reembedded > 0 ? ` (${r.reembedded} memories re-embedded from another embedding model to the store's)` : "";
       print(`imported ${r.memories} memories and ${r.turns} turns${other}; skipped ${r.skipped.length} existing ids; ${r.errors.length} bad lines`);
       for (const e of r.errors) process.stderr.write(`hindsight: ${e.code}: ${e.message}\n`);
     }

@@ -1,15 +1,10 @@
 import { parseArgs } from "node:util";
 import { HindsightError } from "../../core/errors.js";
 import { MEMORY_TYPES, type MemoryType } from "../../core/model/memory.js";
-import { withEngine } from "./engineSession.js";
+import { SESSION_OPTIONS, withMemory } from "./engineSession.js";
 import { describeMemory, print, printJson } from "../output.js";
 
-const COMMON = {
-  scope: { type: "string" },
-  data: { type: "string" },
-  json: { type: "boolean" },
-  verbose: { type: "boolean" },
-} as const;
+const COMMON = { ...SESSION_OPTIONS, json: { type: "boolean" } } as const;
 
 function memoryType(value: string | undefined, field: string): MemoryType | undefined {
   if (value === undefined) return undefined;
@@ -33,8 +28,8 @@ export async function rememberCommand(argv: string[]): Promise<number> {
     },
   });
   const content = positionals.join(" ");
-  return withEngine(values, async (engine) => {
-    const r = await engine.write({
+  return withMemory(values, async (memory) => {
+    const r = await memory.write({
       content,
       type: memoryType(values.type, "--type"),
       subject: values.subject,
@@ -51,9 +46,9 @@ export async function rememberCommand(argv: string[]): Promise<number> {
 
 export async function recallCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { ...COMMON, k: { type: "string", short: "k" }, type: { type: "string" } } });
-  return withEngine(values, async (engine) => {
+  return withMemory(values, async (memory) => {
     const type = memoryType(values.type, "--type");
-    const r = await engine.recall({ query: positionals.join(" "), k: values.k === undefined ? undefined : Number(values.k), ...(type ? { types: [type] } : {}) });
+    const r = await memory.recall({ query: positionals.join(" "), k: values.k === undefined ? undefined : Number(values.k), ...(type ? { types: [type] } : {}) });
     if (values.json) printJson(r);
     else print(r.text);
     return 0;
@@ -66,9 +61,9 @@ export async function forgetCommand(argv: string[]): Promise<number> {
     allowPositionals: true,
     options: { ...COMMON, id: { type: "string", multiple: true }, match: { type: "string", multiple: true } },
   });
-  return withEngine(values, async (engine) => {
+  return withMemory(values, async (memory) => {
     const query = positionals.join(" ").trim();
-    const r = await engine.forget({
+    const r = await memory.forget({
       ...(values.id ? { ids: values.id } : {}),
       ...(values.match ? { match: values.match } : {}),
       ...(query ? { query } : {}),
@@ -81,9 +76,9 @@ export async function forgetCommand(argv: string[]): Promise<number> {
 
 export async function listCommand(argv: string[]): Promise<number> {
   const { values } = parseArgs({ args: argv, options: { ...COMMON, type: { type: "string" }, all: { type: "boolean" } } });
-  return withEngine(values, async (engine) => {
+  return withMemory(values, async (memory) => {
     const type = memoryType(values.type, "--type");
-    const memories = await engine.list({
+    const memories = await memory.list({
       ...(type ? { types: [type] } : {}),
       ...(values.all ? { statuses: ["active", "superseded", "archived", "quarantined"] } : {}),
       includeExpired: values.all ?? false,

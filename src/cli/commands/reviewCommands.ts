@@ -2,10 +2,10 @@ import { parseArgs } from "node:util";
 import { HindsightError } from "../../core/errors.js";
 import { MEMORY_TYPES, type MemoryType } from "../../core/model/memory.js";
 import { PROPOSAL_STATUSES, type CompressionProposal, type ProposalStatus } from "../../core/model/proposal.js";
-import { withEngine } from "./engineSession.js";
+import { SESSION_OPTIONS, withMemory } from "./engineSession.js";
 import { print, printJson } from "../output.js";
 
-const COMMON = { scope: { type: "string" }, data: { type: "string" }, json: { type: "boolean" }, verbose: { type: "boolean" } } as const;
+const COMMON = { ...SESSION_OPTIONS, json: { type: "boolean" } } as const;
 
 function describe(p: CompressionProposal): string {
   return `${p.id.slice(0, 8)}  ${p.status.padEnd(11)} ${p.type} "${p.subject}" (${p.sourceIds.length} memories, ${p.summarizer})\n    ${p.summary}`;
@@ -22,8 +22,8 @@ export async function summarizeCommand(argv: string[]): Promise<number> {
     throw new HindsightError("INVALID_INPUT", `--type: must be one of ${MEMORY_TYPES.join(", ")}`, { field: "--type" });
   }
   const topic = positionals.join(" ").trim();
-  return withEngine(values, async (engine) => {
-    const r = await engine.summarize({
+  return withMemory(values, async (memory) => {
+    const r = await memory.summarize({
       ...(topic ? { topic } : {}),
       ...(values.subject ? { subject: values.subject } : {}),
       ...(values.type ? { type: values.type as MemoryType } : {}),
@@ -51,13 +51,11 @@ export async function reviewCommand(argv: string[]): Promise<number> {
     if (!id) throw new HindsightError("INVALID_INPUT", `review ${action}: give the proposal id`, { field: "ID" });
     return id;
   };
-  return withEngine(values, async (engine) => {
+  return withMemory(values, async (memory) => {
     let out: CompressionProposal[];
-    if (action === "list") out = await engine.listProposals(values.status ? { statuses: [values.status as ProposalStatus] } : {});
-    else if (action === "propose") out = await engine.proposeCompressions();
-    else if (action === "approve") out = [await engine.approveProposal(needId())];
-    else if (action === "reject") out = [await engine.rejectProposal(needId())];
-    else if (action === "rollback") out = [await engine.rollbackProposal(needId())];
+    if (action === "list") out = await memory.listProposals(values.status ? [values.status as ProposalStatus] : undefined);
+    else if (action === "propose") out = await memory.proposeCompressions();
+    else if (action === "approve" || action === "reject" || action === "rollback") out = [await memory.decideProposal(needId(), action)];
     else throw new HindsightError("INVALID_INPUT", `review: unknown action "${action}" (list, propose, approve, reject, rollback)`, { field: "action" });
     if (values.json) printJson(out);
     else {

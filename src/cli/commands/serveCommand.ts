@@ -6,7 +6,16 @@ import { openEngineOn, stderrLogger } from "../../server/runtime.js";
 import { DEFAULT_BURST, DEFAULT_HOST, DEFAULT_PORT, DEFAULT_RATE, serveUntilSignal, startServer } from "../../server/serve.js";
 import { resolveServerToken, type ServerToken } from "../../server/token.js";
 import { storeFor } from "../../server/storeFactory.js";
+import { OwnerLock } from "../../server/ownerLock.js";
 import { TokenFileAuth } from "../../server/tokenAuth.js";
+
+function isLoopbackOrAny(host: string): boolean {
+  return host === "0.0.0.0" || host === "::" || host === "localhost" || host.startsWith("127.") || host === "::1";
+}
+
+function formatHost(host: string): string {
+  return host.includes(":") ? `[${host}]` : host;
+}
 
 function number(value: string | undefined, flag: string, fallback: number, check: (n: number) => boolean, rule: string): number {
   if (value === undefined) return fallback;
@@ -44,6 +53,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
       rate: { type: "string" },
       burst: { type: "string" },
       "allowed-host": { type: "string", multiple: true },
+      "idle-exit": { type: "string" },
       verbose: { type: "boolean" },
     },
   });
@@ -51,6 +61,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
   const rate = number(flagOrEnv(values.rate, "HINDSIGHT_RATE"), "--rate", DEFAULT_RATE, (n) => n >= 0, "a number of requests per second (0: no limit)");
   const burst = number(flagOrEnv(values.burst, "HINDSIGHT_BURST"), "--burst", DEFAULT_BURST, (n) => Number.isInteger(n) && n >= 1, "an integer of at least 1");
   const dataDir = flagOrEnv(values.data, "HINDSIGHT_DATA") ?? join(defaultHome(), "store");
+  const idleExit = number(values["idle-exit"], "--idle-exit", 0, (n) => n >= 0, "a number of seconds (0: never)");
   const logger = stderrLogger(values.verbose ?? false);
   const tokensPath = flagOrEnv(values.tokens, "HINDSIGHT_TOKENS");
   const envAllowed = flagOrEnv(undefined, "HINDSIGHT_ALLOWED_HOSTS")?.split(",").map((h) => h.trim()).filter((h) => h !== "");
@@ -63,39 +74,54 @@ export async function serveCommand(argv: string[]): Promise<number> {
   }
   const scoped = tokensPath ? await TokenFileAuth.open(tokensPath, { defaults: { rate, burst }, logger }) : null;
 
-  const { store, where } = storeFor(flagOrEnv(values.store, "HINDSIGHT_STORE") ?? "lancedb", {
-    dataDir,
-    qdrantUrl: flagOrEnv(values["qdrant-url"], "HINDSIGHT_QDRANT_URL"),
-    qdrantApiKey: flagOrEnv(undefined, "QDRANT_API_KEY"),
-    qdrantPrefix: flagOrEnv(values["qdrant-prefix"], "HINDSIGHT_QDRANT_PREFIX"),
-  });
-  const scope = flagOrEnv(values.scope, "HINDSIGHT_SCOPE") ?? scopeForFolder(process.cwd());
-  const engine = await openEngineOn(store, { scope, verbose: values.verbose ?? false });
-  let running;
+  const kind = flagOrEnv(values.store, "HINDSIGHT_STORE") ?? "lancedb";
+  // A local store has one owner process: this one, or none (STORE_LOCKED names the one that has it).
+  const lock = kind === "lancedb" ? await OwnerLock.acquire(dataDir, idleExit > 0 ? "daemon" : "serve") : null;
   try {
-    running = await startServer({
-      engine,
-      ...(plain ? { tokens: [plain.token] } : {}),
-      ...(scoped ? { authenticator: scoped.auth } : {}),
-      host: flagOrEnv(values.host, "HINDSIGHT_HOST") ?? DEFAULT_HOST,
-      port,
-      rate,
-      burst,
-      ...(allowedHosts ? { allowedHosts } : {}),
+    return await serveOwned(lock);
+  } finally {
+    await lock?.release();
+  }
+
+  async function serveOwned(lock: OwnerLock | null): Promise<number> {
+    const { store, where } = storeFor(kind, {
+      dataDir,
+      qdrantUrl: flagOrEnv(values["qdrant-url"], "HINDSIGHT_QDRANT_URL"),
+      qdrantApiKey: flagOrEnv(undefined, "QDRANT_API_KEY"),
+      qdrantPrefix: flagOrEnv(values["qdrant-prefix"], "HINDSIGHT_QDRANT_PREFIX"),
       logger,
     });
-  } catch (err) {
-    await engine.close();
-    throw err;
+    const scope = flagOrEnv(values.scope, "HINDSIGHT_SCOPE") ?? scopeForFolder(process.cwd());
+    const engine = await openEngineOn(store, { scope, verbose: values.verbose ?? false });
+    const ownerToken = lock ? OwnerLock.newToken() : null;
+    let running;
+    try {
+      running = await startServer({
+        engine,
+        tokens: [...(plain ? [plain.token] : []), ...(ownerToken ? [ownerToken] : [])],
+        ...(scoped ? { authenticator: scoped.auth } : {}),
+        host: flagOrEnv(values.host, "HINDSIGHT_HOST") ?? DEFAULT_HOST,
+        port,
+        rate,
+        burst,
+        ...(allowedHosts ? { allowedHosts } : {}),
+        logger,
+      });
+    } catch (err) {
+      await engine.close();
+      throw err;
+    }
+    // Clients reach the owner on loopback even when it listens on every interface.
+    if (lock && ownerToken) await lock.publish(`http://${isLoopbackOrAny(running.host) ? "127.0.0.1" : formatHost(running.host)}:${running.port}`, ownerToken);
+    if (plain?.source === "generated") {
+      process.stderr.write(`hindsight: generated a bearer token, saved to ${plain.path} (mode 0600); it is shown only this once:\n${plain.token}\n`);
+    } else if (plain?.source === "file") {
+      process.stderr.write(`hindsight: using the bearer token in ${plain.path}\n`);
+    }
+    if (scoped) process.stderr.write(`hindsight: tokens from ${tokensPath} (${scoped.live} live; changes apply within a second)\n`);
+    process.stderr.write(
+      `hindsight: serving ${running.url} (REST ${running.url}/api/v1, MCP ${running.url}/mcp, ${running.url}/healthz, ${running.url}/metrics); scope ${engine.config.defaultScope}; store ${where}\n`,
+    );
+    return serveUntilSignal(running, engine, logger, idleExit > 0 ? idleExit * 1000 : undefined);
   }
-  if (plain?.source === "generated") {
-    process.stderr.write(`hindsight: generated a bearer token, saved to ${plain.path} (mode 0600); it is shown only this once:\n${plain.token}\n`);
-  } else if (plain?.source === "file") {
-    process.stderr.write(`hindsight: using the bearer token in ${plain.path}\n`);
-  }
-  if (scoped) process.stderr.write(`hindsight: tokens from ${tokensPath} (${scoped.live} live; changes apply within a second)\n`);
-  process.stderr.write(
-    `hindsight: serving ${running.url} (REST ${running.url}/api/v1, MCP ${running.url}/mcp, ${running.url}/healthz, ${running.url}/metrics); scope ${engine.config.defaultScope}; store ${where}\n`,
-  );
-  return serveUntilSignal(running, engine, logger);
 }

@@ -68,7 +68,8 @@ export async function forgetMemories(ctx: EngineContext, params: ForgetParams, s
 
   const memories = [...targets.values()];
   const turnIds = new Set([...memories.flatMap((m) => m.sourceTurns), ...directTurns.keys()]);
-  const turns = await ctx.store.getTurns([...turnIds]);
+  // Only turns of the forgotten memory's own scope: a source list is data (an import may name anything), never a way into another project.
+  const turns = (await ctx.store.getTurns([...turnIds])).filter((t) => directTurns.has(t.id) || memories.some((m) => m.scope === t.scope && m.sourceTurns.includes(t.id)));
   const forgottenIds = new Set(memories.map((m) => m.id));
   const toDelete: string[] = [];
   const toRedact: Array<{ record: TurnRecord; vector: Float32Array }> = [];

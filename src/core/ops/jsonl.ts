@@ -163,6 +163,7 @@ export async function importJsonl(ctx: EngineContext, text: string, scope: strin
     }
   }
 
+  await claimIds(ctx, memories, turns);
   const skipped: Array<{ line: number; id: string }> = [];
   const fresh = async <T extends { id: string }>(items: Array<{ line: number; record: T }>, existing: (ids: string[]) => Promise<Array<{ id: string }>>) => {
     const taken = new Set<string>();
@@ -181,6 +182,7 @@ export async function importJsonl(ctx: EngineContext, text: string, scope: strin
   };
   const newMemories = await fresh(memories, (ids) => ctx.store.getMemories(ids));
   const newTurns = await fresh(turns, (ids) => ctx.store.getTurns(ids));
+  const unlinked = await keepLinksInScope(ctx, newMemories.map((m) => m.record), newTurns.map((t) => t.record));
 
   const total = newMemories.length + newTurns.length;
   let done = 0;
@@ -212,7 +214,7 @@ export async function importJsonl(ctx: EngineContext, text: string, scope: strin
     scope ?? (scopes.size === 1 ? [...scopes][0] ?? null : null),
     newMemories.map((m) => m.record.id),
     newTurns.map((t) => t.record.id),
-    `imported ${newMemories.length} memories and ${newTurns.length} turns from JSONL; skipped ${skipped.length} existing ids; ${errors.length} lines refused`,
+    `imported ${newMemories.length} memories and ${newTurns.length} turns from JSONL; skipped ${skipped.length} existing ids; ${errors.length} lines refused; ${unlinked} links outside the scope dropped`,
   );
   const reembedded = newMemories.filter((m) => fromOtherModel.has(m.record.id)).length;
   return {
@@ -226,3 +228,79 @@ export async function importJsonl(ctx: EngineContext, text: string, scope: strin
   };
 }
 
+
+/**
+ * An id another project already uses is neither confirmed nor touched: the imported record gets a
+ * new id (and the file's own references to it follow), exactly as if the id were free.
+ */
+async function claimIds(ctx: EngineContext, memories: Array<{ record: MemoryRecord }>, turns: Array<{ record: TurnRecord }>): Promise<void> {
+  const renamed = async <T extends { id: string; scope: string }>(items: Array<{ record: T }>, existing: (ids: string[]) => Promise<Array<{ id: string; scope: string }>>) => {
+    const map = new Map<string, string>();
+    for (let i = 0; i < items.length; i += BATCH) {
+      const batch = items.slice(i, i + BATCH);
+      const held = new Map((await existing(batch.map((x) => x.record.id))).map((r) => [r.id, r.scope]));
+      for (const item of batch) {
+        const scope = held.get(item.record.id);
+        if (scope !== undefined && scope !== item.record.scope) {
+          const id = ctx.newId();
+          map.set(item.record.id, id);
+          item.record = { ...item.record, id };
+        }
+      }
+    }
+    return map;
+  };
+  const memoryIds = await renamed(memories, (ids) => ctx.store.getMemories(ids));
+  const turnIds = await renamed(turns, (ids) => ctx.store.getTurns(ids));
+  if (memoryIds.size === 0 && turnIds.size === 0) return;
+  const m = (id: string): string => memoryIds.get(id) ?? id;
+  const t = (id: string): string => turnIds.get(id) ?? id;
+  for (const item of memories) {
+    const r = item.record;
+    item.record = {
+      ...r,
+      sourceTurns: r.sourceTurns.map(t),
+      supersedes: r.supersedes.map(m),
+      supersededBy: r.supersededBy === null ? null : m(r.supersededBy),
+      conflictsWith: r.conflictsWith.map(m),
+      compressedInto: r.compressedInto === null ? null : m(r.compressedInto),
+    };
+  }
+  for (const item of turns) item.record = { ...item.record, memoryIds: item.record.memoryIds.map(m) };
+}
+
+/**
+ * Links are kept only to records of the same scope, in the file or already stored: a link or a
+ * source turn naming another project's record (or nothing) is dropped, with the same outcome
+ * either way so an import cannot probe other projects. Returns how many were dropped.
+ */
+async function keepLinksInScope(ctx: EngineContext, memories: MemoryRecord[], turns: TurnRecord[]): Promise<number> {
+  const memoryScope = new Map(memories.map((r) => [r.id, r.scope]));
+  const turnScope = new Map(turns.map((r) => [r.id, r.scope]));
+  const outsideMemories = new Set<string>();
+  const outsideTurns = new Set<string>();
+  for (const r of memories) {
+    for (const id of [...r.supersedes, ...r.conflictsWith, ...(r.supersededBy ? [r.supersededBy] : []), ...(r.compressedInto ? [r.compressedInto] : [])]) if (!memoryScope.has(id)) outsideMemories.add(id);
+    for (const id of r.sourceTurns) if (!turnScope.has(id)) outsideTurns.add(id);
+  }
+  for (const r of turns) for (const id of r.memoryIds) if (!memoryScope.has(id)) outsideMemories.add(id);
+  for (let i = 0, ids = [...outsideMemories]; i < ids.length; i += BATCH) for (const r of await ctx.store.getMemories(ids.slice(i, i + BATCH))) memoryScope.set(r.id, r.scope);
+  for (let i = 0, ids = [...outsideTurns]; i < ids.length; i += BATCH) for (const r of await ctx.store.getTurns(ids.slice(i, i + BATCH))) turnScope.set(r.id, r.scope);
+
+  let dropped = 0;
+  const keep = (ids: string[], scopes: Map<string, string>, scope: string): string[] => {
+    const kept = ids.filter((id) => scopes.get(id) === scope);
+    dropped += ids.length - kept.length;
+    return kept;
+  };
+  const keepOne = (id: string | null, scope: string): string | null => (id === null ? null : (keep([id], memoryScope, scope)[0] ?? null));
+  for (const r of memories) {
+    r.sourceTurns = keep(r.sourceTurns, turnScope, r.scope);
+    r.supersedes = keep(r.supersedes, memoryScope, r.scope);
+    r.conflictsWith = keep(r.conflictsWith, memoryScope, r.scope);
+    r.supersededBy = keepOne(r.supersededBy, r.scope);
+    r.compressedInto = keepOne(r.compressedInto, r.scope);
+  }
+  for (const r of turns) r.memoryIds = keep(r.memoryIds, memoryScope, r.scope);
+  return dropped;
+}

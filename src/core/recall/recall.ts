@@ -129,12 +129,14 @@ async function symmetricOf(ctx: EngineContext, q: QueryFeatures, texts: string[]
 }
 
 /**
- * The share of a replaced memory's relevance its successor is credited with. Evidence read in
- * another memory's words is second-hand: the successor holds the same slot, but a near tie between
- * the predecessor's words and another memory's own words is the other memory's ("Where is the wiki
- * hosted?" over "the wiki's backups were hosted on S3, now on R2" and "the wiki is hosted on Fly").
+ * How far a successor's relevance moves from its own towards its predecessor's. Evidence read in
+ * another memory's words is second-hand: the less the successor itself says about the question, the
+ * more its rank rests on the predecessor's words alone, and the more a memory that answers in its own
+ * words should win a near tie ("Where is the wiki hosted?": "the wiki is hosted on Fly" over "backups:
+ * S3 → R2", reached through "the wiki's backups were hosted on S3"). A successor that itself reads
+ * close to the question keeps nearly all of the lead ("哪家快递" → "快递从顺丰换成了京东").
  */
-const SECOND_HAND = 0.9;
+const SECOND_HAND = 0.85;
 
 /**
  * A replaced memory that the query finds lends its evidence to the active memory that replaced it,
@@ -146,8 +148,10 @@ function leadToCurrentHolders(pooled: Candidate[], replaced: Candidate[], heads:
   for (const old of replaced) {
     const head = heads.get(old.c.record.id);
     if (!head) continue;
-    const inherited = { c: { record: head, vector: old.c.vector, fullText: old.c.fullText, via: old.c.record }, parts: { ...old.parts, relevance: old.parts.relevance * SECOND_HAND } };
     const i = at.get(head.id);
+    const own = i === undefined ? 0 : (pooled[i] as Candidate).parts.relevance;
+    const relevance = own + (old.parts.relevance - own) * SECOND_HAND;
+    const inherited = { c: { record: head, vector: old.c.vector, fullText: old.c.fullText, via: old.c.record }, parts: { ...old.parts, relevance } };
     if (i === undefined) {
       at.set(head.id, pooled.length);
       pooled.push(inherited);

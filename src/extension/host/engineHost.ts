@@ -10,7 +10,9 @@ import { buildProfile } from "../../core/ops/profile.js";
 import { localReranker } from "../../models/rerankers.js";
 import { DEFAULT_EMBEDDING_MODEL, TransformersEmbedder } from "../../models/transformersEmbedder.js";
 import { systemClock } from "../../server/runtime.js";
+import { OwnerLock } from "../../server/ownerLock.js";
 import { startServer, type RunningServer } from "../../server/serve.js";
+import { upkeepLog } from "../../server/storeFactory.js";
 import { LanceStore } from "../../stores/lancedb/lanceStore.js";
 
 export interface LocalMemoryOptions {
@@ -52,17 +54,21 @@ export async function startLocalMemory(o: LocalMemoryOptions): Promise<LocalMemo
     ...(o.onDownload ? { onProgress: o.onDownload } : {}),
   });
   const reranker = localReranker({ embeddingModel: o.modelId ?? DEFAULT_EMBEDDING_MODEL, modelDir: o.modelPath, cacheDir: o.cacheDir, allowDownload: false });
-  const store = new LanceStore({ dir: o.storePath });
+  // The editor owns the store while it runs: `hindsight mcp` and the CLI become its clients.
+  const lock = await OwnerLock.acquire(o.storePath, "vscode");
+  const store = new LanceStore({ dir: o.storePath, ...upkeepLog(o.logger) });
   const engine = new MemoryEngine(
     { store, embedder, clock: systemClock, logger: o.logger, llm: o.llm, reranker, timer: () => performance.now() },
     o.config,
   );
-  await engine.open();
   let server: RunningServer;
   try {
+    await engine.open();
     server = await startServer({ engine, tokens: o.tokens, port: o.port, host: "127.0.0.1", rate: 0, logger: o.logger });
+    await lock.publish(server.url, o.tokens[0] as string);
   } catch (err) {
-    await engine.close();
+    await engine.close().catch(() => undefined);
+    await lock.release();
     if ((err as NodeJS.ErrnoException).code === "EADDRINUSE") {
       throw new Error(`port ${o.port} on 127.0.0.1 is in use: set hindsight.server.port to another port, or to 0 for a free one`, { cause: err });
     }
@@ -73,8 +79,12 @@ export async function startLocalMemory(o: LocalMemoryOptions): Promise<LocalMemo
     server,
     profile: (scope) => buildProfile(engine, scope),
     close: async () => {
-      await server.close();
-      await engine.close();
+      try {
+        await server.close();
+        await engine.close();
+      } finally {
+        await lock.release();
+      }
     },
   };
 }

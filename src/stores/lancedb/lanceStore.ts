@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import * as lancedb from "@lancedb/lancedb";
@@ -19,9 +20,23 @@ export interface LanceStoreOptions {
   optimizeEvery?: number;
   /** Build an IVF vector index once a table holds this many rows (flat search below). */
   vectorIndexMinRows?: number;
+  /** Told when compaction or index upkeep fails: the write before it is stored and stays acknowledged. */
+  onMaintenanceError?: (error: unknown, table: string) => void;
 }
 
 type TableName = "memories" | "turns";
+
+/** Which physical tables hold the memories and the turns: swapped in one meta commit by a rewrite. */
+interface Generation {
+  memories: string;
+  turns: string;
+}
+
+const FIRST_GENERATION: Generation = { memories: "memories", turns: "turns" };
+/** Names a rewrite gives its tables; anything matching that is not the current generation is a leftover. */
+const GENERATION_NAME = /^(memories|turns)(_[0-9a-f]{12})?$/;
+/** Old versions stay readable this long after compaction: a read that began before it still finds its files. */
+const KEEP_VERSIONS_MS = 10 * 60_000;
 
 const SMALL_TABLE_ROWS = 200;
 
@@ -33,6 +48,7 @@ export class LanceStore implements MemoryStore {
   private db: lancedb.Connection | null = null;
   private tables: Partial<Record<TableName | "audit" | "meta" | "proposals", lancedb.Table>> = {};
   private model: ModelInfo | null = null;
+  private generation: Generation = FIRST_GENERATION;
   private readonly queue = new Serial();
   private readonly mutations: Record<TableName, number> = { memories: 0, turns: 0 };
   private readonly hasFts: Record<TableName, boolean> = { memories: false, turns: false };
@@ -62,8 +78,9 @@ export class LanceStore implements MemoryStore {
       await this.setMeta("model", JSON.stringify(model));
     }
     this.model = model;
-    this.tables.memories = await openOrCreate(db, names, "memories", memoriesSchema(model.dimension));
-    this.tables.turns = await openOrCreate(db, names, "turns", turnsSchema(model.dimension));
+    this.generation = await this.currentGeneration();
+    this.tables.memories = await openOrCreate(db, names, this.generation.memories, memoriesSchema(model.dimension));
+    this.tables.turns = await openOrCreate(db, names, this.generation.turns, turnsSchema(model.dimension));
     this.tables.audit = await openOrCreate(db, names, "audit", auditSchema());
     this.tables.proposals = await openOrCreate(db, names, "proposals", proposalsSchema());
     for (const name of ["memories", "turns"] as const) {
@@ -89,6 +106,11 @@ export class LanceStore implements MemoryStore {
     return value ? (JSON.parse(value) as ModelInfo) : null;
   }
 
+  private async currentGeneration(): Promise<Generation> {
+    const value = await this.getMeta("tables");
+    return value ? (JSON.parse(value) as Generation) : FIRST_GENERATION;
+  }
+
   private async metaTable(): Promise<lancedb.Table> {
     if (!this.tables.meta) {
       const db = await this.connect();
@@ -104,7 +126,7 @@ export class LanceStore implements MemoryStore {
 
   private async setMeta(key: string, value: string): Promise<void> {
     const t = await this.metaTable();
-    await this.queue.run(() => t.mergeInsert("key").whenMatchedUpdateAll().whenNotMatchedInsertAll().execute([{ key, value }]));
+    await this.queue.run(() => retryConflicts(() => t.mergeInsert("key").whenMatchedUpdateAll().whenNotMatchedInsertAll().execute([{ key, value }])));
   }
 
   private table(name: TableName | "audit" | "proposals"): lancedb.Table {
@@ -197,7 +219,7 @@ export class LanceStore implements MemoryStore {
   async putProposal(proposal: CompressionProposal): Promise<void> {
     const t = this.table("proposals");
     const row = { id: proposal.id, scope: proposal.scope, status: proposal.status, created_at: proposal.createdAt, doc: JSON.stringify(proposal) };
-    await this.queue.run(() => t.mergeInsert("id").whenMatchedUpdateAll().whenNotMatchedInsertAll().execute([row]));
+    await this.queue.run(() => retryConflicts(() => t.mergeInsert("id").whenMatchedUpdateAll().whenNotMatchedInsertAll().execute([row])));
   }
 
   async getProposal(id: string): Promise<CompressionProposal | null> {
@@ -217,7 +239,7 @@ export class LanceStore implements MemoryStore {
 
   async appendAudit(entry: AuditEntry): Promise<void> {
     const t = this.table("audit");
-    await this.queue.run(() => t.add([auditToRow(entry)]));
+    await this.queue.run(() => retryConflicts(() => t.add([auditToRow(entry)])));
   }
 
   async listAudit(page: Page & { scope?: string } = {}): Promise<AuditEntry[]> {
@@ -232,31 +254,52 @@ export class LanceStore implements MemoryStore {
 
   // ---- model change ----
 
+  /**
+   * Rewrites every vector with another model. The new tables are built beside the current ones and
+   * become current in one meta commit (model and table names together), so a kill at any moment
+   * leaves either the old tables with the old model or the new ones with the new model, complete.
+   */
   async reembed(model: ModelInfo, embed: (texts: string[]) => Promise<Float32Array[]>): Promise<{ memories: number; turns: number }> {
     const db = await this.connect();
     return this.queue.run(async () => {
+      const current = await this.currentGeneration();
       const names = await db.tableNames();
-      const memories = names.includes("memories") ? await this.scanTable<MemoryRecord>(await db.openTable("memories"), "") : [];
-      const turns = names.includes("turns") ? await this.scanTable<TurnRecord>(await db.openTable("turns"), "") : [];
+      await dropLeftovers(db, names, current);
+      const memories = names.includes(current.memories) ? await this.scanTable<MemoryRecord>(await db.openTable(current.memories), "") : [];
+      const turns = names.includes(current.turns) ? await this.scanTable<TurnRecord>(await db.openTable(current.turns), "") : [];
       const memVectors = await embedInBatches(memories.map(searchText), embed);
       const turnVectors = await embedInBatches(turns.map((t) => (t.speaker ? `${t.speaker}: ${t.user}` : t.user)), embed);
-      // The vector column's width may change with the model, so the tables are rebuilt, not updated.
-      const mt = await db.createEmptyTable("memories", memoriesSchema(model.dimension), { mode: "overwrite" });
+      // The vector column's width may change with the model, so new tables are built, not updated.
+      const suffix = randomBytes(6).toString("hex");
+      const next: Generation = { memories: `memories_${suffix}`, turns: `turns_${suffix}` };
+      const mt = await db.createEmptyTable(next.memories, memoriesSchema(model.dimension), { mode: "overwrite" });
       const memRows = memories.map((m, i) => memoryToRow({ ...m, embeddingModel: model.id }, memVectors[i] as Float32Array));
       if (memRows.length > 0) await mt.add(memRows);
-      const tt = await db.createEmptyTable("turns", turnsSchema(model.dimension), { mode: "overwrite" });
+      const tt = await db.createEmptyTable(next.turns, turnsSchema(model.dimension), { mode: "overwrite" });
       const turnRows = turns.map((t, i) => turnToRow(t, turnVectors[i] as Float32Array));
       if (turnRows.length > 0) await tt.add(turnRows);
+      await this.ensureIndexesOn(mt, "memories");
+      await this.ensureIndexesOn(tt, "turns");
+      // The switch: one merge commit of both keys in the meta table.
       const meta = await this.metaTable();
-      await meta.mergeInsert("key").whenMatchedUpdateAll().whenNotMatchedInsertAll().execute([{ key: "model", value: JSON.stringify(model) }]);
+      await meta.mergeInsert("key").whenMatchedUpdateAll().whenNotMatchedInsertAll().execute([
+        { key: "model", value: JSON.stringify(model) },
+        { key: "tables", value: JSON.stringify(next) },
+      ]);
+      const old = [this.tables.memories, this.tables.turns];
       this.tables.memories = mt;
       this.tables.turns = tt;
-      this.hasFts.memories = false;
-      this.hasFts.turns = false;
+      this.generation = next;
+      this.model = model;
+      this.hasFts.memories = memRows.length > 0;
+      this.hasFts.turns = turnRows.length > 0;
+      this.rowsSeen.memories = memRows.length;
+      this.rowsSeen.turns = turnRows.length;
       this.indexedRows.memories = 0;
       this.indexedRows.turns = 0;
-      await this.ensureIndexes("memories");
-      await this.ensureIndexes("turns");
+      for (const t of old) t?.close();
+      // The old tables are no longer read by anyone; a failed drop only leaves a leftover for the next rewrite.
+      await dropLeftovers(db, await db.tableNames(), next).catch((err: unknown) => this.options.onMaintenanceError?.(err, "reembed"));
       return { memories: memories.length, turns: turns.length };
     });
   }
@@ -288,12 +331,28 @@ export class LanceStore implements MemoryStore {
     return this.queue.run(() => this.mergeRows(name, rows));
   }
 
-  /** Called inside the queue. */
+  /**
+   * Called inside the queue. The merge commit is the write; upkeep after it may fail or be skipped
+   * without the write being reported as failed. Small tables are refreshed at once (a row outside the
+   * full-text index is scored on other statistics); a large table's upkeep is queued after the write.
+   */
   private async mergeRows(name: TableName, rows: Row[]): Promise<void> {
     if (rows.length === 0) return;
-    await this.table(name).mergeInsert("id").whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(rows);
+    const t = this.table(name);
+    await retryConflicts(() => t.mergeInsert("id").whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(rows));
     this.mutations[name]++;
-    await this.maintain(name, false);
+    if (!this.hasFts[name] || this.rowsSeen[name] < SMALL_TABLE_ROWS) await this.upkeep(name, false);
+    else if (this.mutations[name] >= this.optimizeEvery) void this.queue.run(() => this.upkeep(name, false));
+  }
+
+  /** Maintenance that never throws: a failure is reported and retried with the next write. */
+  private async upkeep(name: TableName, force: boolean): Promise<void> {
+    try {
+      await retryConflicts(() => this.maintain(name, force));
+    } catch (err) {
+      this.mutations[name] = Math.max(this.mutations[name], this.optimizeEvery);
+      this.options.onMaintenanceError?.(err, name);
+    }
   }
 
   private deleteIds(name: TableName, ids: string[]): Promise<number> {
@@ -302,7 +361,7 @@ export class LanceStore implements MemoryStore {
       const t = this.table(name);
       const where = `id IN (${ids.map(sqlString).join(", ")})`;
       const n = await t.countRows(where);
-      if (n > 0) await t.delete(where);
+      if (n > 0) await retryConflicts(() => t.delete(where));
       this.mutations[name]++;
       return n;
     });
@@ -316,8 +375,8 @@ export class LanceStore implements MemoryStore {
     if (!force && this.mutations[name] < this.optimizeEvery && this.rowsSeen[name] >= SMALL_TABLE_ROWS) return;
     this.mutations[name] = 0;
     const t = this.table(name);
-    // Old versions are only history of this process's own writes; a short grace period covers reads still in flight.
-    await t.optimize({ cleanupOlderThan: new Date(Date.now() - 10_000) });
+    // One process owns the store (ownerLock.ts); old versions stay for reads that began before this compaction.
+    await t.optimize({ cleanupOlderThan: new Date(Date.now() - KEEP_VERSIONS_MS) });
     const rows = await t.countRows();
     this.rowsSeen[name] = rows;
     if (rows >= this.vectorIndexMinRows && rows >= 2 * this.indexedRows[name]) {
@@ -347,8 +406,12 @@ export class LanceStore implements MemoryStore {
   };
 
   private async ensureIndexes(name: TableName): Promise<void> {
-    const t = this.table(name);
-    if ((await t.countRows()) === 0) return;
+    if (await this.ensureIndexesOn(this.table(name), name)) this.hasFts[name] = true;
+  }
+
+  /** False when the table is empty (an index needs data). */
+  private async ensureIndexesOn(t: lancedb.Table, name: TableName): Promise<boolean> {
+    if ((await t.countRows()) === 0) return false;
     // Tokens are prepared by the engine (stemmed words, CJK words): the index only splits on whitespace.
     await t.createIndex("fts", {
       config: lancedb.Index.fts({ baseTokenizer: "whitespace", lowercase: false, stem: false, removeStopWords: false, asciiFolding: false, withPosition: false }),
@@ -357,7 +420,7 @@ export class LanceStore implements MemoryStore {
     for (const [column, kind] of LanceStore.SCALAR_INDEXES[name]) {
       await t.createIndex(column, { config: kind === "bitmap" ? lancedb.Index.bitmap() : lancedb.Index.btree(), replace: true });
     }
-    this.hasFts[name] = true;
+    return true;
   }
 
   private async vectorsOf(name: TableName, ids: string[]): Promise<Map<string, Float32Array>> {
@@ -412,6 +475,25 @@ export class LanceStore implements MemoryStore {
 async function openOrCreate(db: lancedb.Connection, names: string[], name: string, schema: Schema): Promise<lancedb.Table> {
   if (names.includes(name)) return db.openTable(name);
   return db.createEmptyTable(name, schema, { mode: "create", existOk: true });
+}
+
+/** Drops tables left by a rewrite that never became current (killed before its switch), and the replaced ones after it. */
+async function dropLeftovers(db: lancedb.Connection, names: string[], current: Generation): Promise<void> {
+  for (const name of names) {
+    if (GENERATION_NAME.test(name) && name !== current.memories && name !== current.turns) await db.dropTable(name);
+  }
+}
+
+/** LanceDB's optimistic commits fail with a retryable conflict when another commit won the race; the operation never applied, so it is run again. */
+async function retryConflicts<T>(op: () => Promise<T>, attempts = 5): Promise<T> {
+  for (let i = 1; ; i++) {
+    try {
+      return await op();
+    } catch (err) {
+      if (i >= attempts || !/retryable commit conflict|preempted by concurrent transaction/i.test(String((err as Error)?.message ?? err))) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** i));
+    }
+  }
 }
 
 async function embedInBatches(texts: string[], embed: (texts: string[]) => Promise<Float32Array[]>): Promise<Float32Array[]> {

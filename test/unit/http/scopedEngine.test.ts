@@ -14,7 +14,7 @@ function isDenied(err: unknown, code: "PROJECT_FORBIDDEN" | "PERMISSION_DENIED")
 }
 
 /** Methods a scoped token never reaches: lifecycle and configuration belong to whoever runs the server. */
-const NOT_FOR_TOKENS = ["constructor", "reconfigure", "setLlm", "open", "flush", "close", "actingAs"];
+const NOT_FOR_TOKENS = ["constructor", "reconfigure", "setLlm", "open", "flush", "close", "actingAs", "withDefaultScope"];
 /** Private helpers (called on the engine itself, never through the view). */
 const PRIVATE = ["context", "access", "scopeOf", "listMatching"];
 /** Getters, passed through. */

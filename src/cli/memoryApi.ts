@@ -1,0 +1,95 @@
+import { HindsightError, ERROR_CODES, type ErrorCode } from "../core/errors.js";
+import type { MemoryEngine } from "../core/engine.js";
+import type { ForgetInput, ListInput, RecallInput, SummarizeInput, WriteInput } from "../core/model/inputs.js";
+import type { MemoryRecord } from "../core/model/memory.js";
+import type { CompressionProposal, ProposalStatus } from "../core/model/proposal.js";
+import type { OwnerEndpoint } from "../server/owner.js";
+
+type Result<K extends keyof MemoryEngine> = MemoryEngine[K] extends (...args: never[]) => Promise<infer R> ? R : never;
+
+/**
+ * What the memory commands of the CLI do, in one project scope: against the store's owner over
+ * loopback (the usual case) or, with --no-daemon, against an engine this process opened alone.
+ */
+export interface CliMemory {
+  write(input: WriteInput): Promise<Result<"write">>;
+  recall(input: RecallInput): Promise<Result<"recall">>;
+  forget(input: ForgetInput): Promise<Result<"forget">>;
+  list(input: ListInput): Promise<MemoryRecord[]>;
+  summarize(input: SummarizeInput): Promise<Result<"summarize">>;
+  listProposals(statuses?: ProposalStatus[]): Promise<CompressionProposal[]>;
+  proposeCompressions(): Promise<CompressionProposal[]>;
+  decideProposal(id: string, action: "approve" | "reject" | "rollback"): Promise<CompressionProposal>;
+  exportJsonl(): Promise<string>;
+  /** `scope`: move every record into it (import's --scope); progress only where the import runs in this process. */
+  importJsonl(text: string, scope: string | undefined, onProgress?: (done: number, total: number) => void): Promise<Result<"importJsonl">>;
+}
+
+/** The engine of this process (--no-daemon), its default scope being the command's. */
+export function localMemory(engine: MemoryEngine): CliMemory {
+  return {
+    write: (input) => engine.write(input),
+    recall: (input) => engine.recall(input),
+    forget: (input) => engine.forget(input),
+    list: (input) => engine.list(input),
+    summarize: (input) => engine.summarize(input),
+    listProposals: (statuses) => engine.listProposals(statuses ? { statuses } : {}),
+    proposeCompressions: () => engine.proposeCompressions(),
+    decideProposal: (id, action) => (action === "approve" ? engine.approveProposal(id) : action === "reject" ? engine.rejectProposal(id) : engine.rollbackProposal(id)),
+    exportJsonl: () => engine.exportJsonl(),
+    importJsonl: (text, scope, onProgress) => engine.importJsonl(text, scope, onProgress ? { onProgress } : {}),
+  };
+}
+
+/** The owner's REST API (/api/v1) with its token; every call names the command's scope. */
+export function ownerMemory(endpoint: OwnerEndpoint, scope: string): CliMemory {
+  const call = async <T>(method: string, path: string, body?: unknown, raw?: string): Promise<T> => {
+    let res: Response;
+    try {
+      res = await fetch(`${endpoint.url}/api/v1${path}`, {
+        method,
+        headers: { authorization: `Bearer ${endpoint.token}`, ...(body !== undefined ? { "content-type": "application/json" } : raw !== undefined ? { "content-type": "application/x-ndjson" } : {}) },
+        ...(body !== undefined ? { body: JSON.stringify(body) } : raw !== undefined ? { body: raw } : {}),
+      });
+    } catch (err) {
+      throw new HindsightError("STORE_ERROR", `the store's owner at ${endpoint.url} (pid ${endpoint.owner.pid}) did not answer: ${(err as Error).message}`, { cause: err });
+    }
+    const text = await res.text();
+    if (!res.ok) throw remoteError(res.status, text);
+    return (res.headers.get("content-type")?.includes("json") ? JSON.parse(text) : text) as T;
+  };
+  const q = (params: Record<string, string | string[] | undefined>): string => {
+    const search = new URLSearchParams();
+    for (const [k, v] of Object.entries(params)) for (const one of v === undefined ? [] : Array.isArray(v) ? v : [v]) search.append(k, one);
+    return `?${search.toString()}`;
+  };
+  return {
+    write: (input) => call("POST", "/memories", { ...input, scope: input.scope ?? scope }),
+    recall: (input) => call("POST", "/recall", { ...input, scope: input.scope ?? scope }),
+    forget: (input) => call("POST", "/forget", { ...input, scope: input.scope ?? scope }),
+    list: async (input) => {
+      const r = await call<{ memories: MemoryRecord[] }>(
+        "GET",
+        `/memories${q({ scope: input.scope ?? scope, type: input.types, status: input.statuses, include_expired: input.includeExpired ? "true" : undefined, limit: "10000" })}`,
+      );
+      return r.memories;
+    },
+    summarize: (input) => call("POST", "/summarize", { ...input, scope: input.scope ?? scope }),
+    listProposals: async (statuses) => (await call<{ proposals: CompressionProposal[] }>("GET", `/proposals${q({ scope, status: statuses })}`)).proposals,
+    proposeCompressions: async () => (await call<{ proposals: CompressionProposal[] }>("POST", "/proposals", { scope })).proposals,
+    decideProposal: async (id, action) => (await call<{ proposal: CompressionProposal }>("POST", `/proposals/${encodeURIComponent(id)}/${action}`)).proposal,
+    exportJsonl: () => call("GET", `/export${q({ scope })}`),
+    importJsonl: (text, target) => call("POST", `/import${q({ scope: target })}`, undefined, text),
+  };
+}
+
+/** The owner's JSON error as the same HindsightError the engine would have thrown in this process. */
+function remoteError(status: number, text: string): HindsightError {
+  try {
+    const { error } = JSON.parse(text) as { error: { code: string; message: string; field?: string } };
+    const code: ErrorCode = (ERROR_CODES as readonly string[]).includes(error.code) ? (error.code as ErrorCode) : "STORE_ERROR";
+    return new HindsightError(code, error.message, error.field ? { field: error.field } : {});
+  } catch {
+    return new HindsightError("STORE_ERROR", `the store's owner answered ${status}: ${text.slice(0, 200)}`);
+  }
+}
