@@ -2,7 +2,7 @@ import { z } from "zod";
 import { resolveConfig, type EngineConfig, type EngineConfigInput } from "./config.js";
 import { silentLogger, type EngineContext } from "./context.js";
 import { HindsightError } from "./errors.js";
-import { approveProposal, fileProposal, proposeCompressions, rejectProposal, rollbackProposal, type SummarizeResult } from "./compress/compress.js";
+import { approveProposal, fileProposal, finishInterruptedCompressions, proposeCompressions, rejectProposal, rollbackProposal, type SummarizeResult } from "./compress/compress.js";
 import { selectForSummary } from "./compress/select.js";
 import { summarise } from "./compress/summarize.js";
 import { forgetMemories, type ForgetResult } from "./forget/forget.js";
@@ -134,6 +134,8 @@ export class MemoryEngine {
       symmetric: new VectorCache(this.deps.embedder, "query"),
     };
     const logger = this.state.ctx.logger;
+    const finished = await finishInterruptedCompressions(this.state.ctx);
+    if (finished > 0) logger.warn("finished compression decisions a crash had interrupted", { count: finished });
     this.state.access = new AccessTracker(this.deps.store, (err) => logger.warn("could not record memory access counts", { error: String(err) }));
   }
 

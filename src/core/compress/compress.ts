@@ -72,7 +72,14 @@ async function proposalIn(ctx: EngineContext, id: string, expected: CompressionP
 
 /** Approval: the summary becomes a memory; the originals are archived with a link to it. */
 export async function approveProposal(ctx: EngineContext, id: string): Promise<CompressionProposal> {
-  const p = await proposalIn(ctx, id, "pending");
+  let p = await proposalIn(ctx, id, "pending");
+  if (p.summaryId) {
+    // An earlier approval of it stopped half-way: finish or undo that one first.
+    await finishInterruptedCompressions(ctx);
+    const now = await ctx.store.getProposal(id);
+    if (now?.status === "approved") return now;
+    p = await proposalIn(ctx, id, "pending");
+  }
   const now = ctx.clock.now();
   const sources = (await ctx.store.getMemories(p.sourceIds)).filter((m) => m.status === "active");
   if (sources.length === 0) throw new HindsightError("INVALID_INPUT", `proposal ${id}: its memories have since been superseded, archived or forgotten`, { field: "id" });
@@ -100,8 +107,11 @@ export async function approveProposal(ctx: EngineContext, id: string): Promise<C
     now,
   );
   const [vector] = await ctx.embedder.embed([searchText(summary)]);
+  // The intent first: a pending proposal that names its summary is an approval under way, which
+  // finishInterruptedCompressions completes (summary stored) or undoes (not stored) after a crash.
+  await ctx.store.putProposal({ ...p, summaryId: summary.id });
   await ctx.store.putMemories([{ record: summary, vector: vector as Float32Array }]);
-  await ctx.store.updateMemories(sources.map((m) => ({ ...m, status: "archived" as const, compressedInto: summary.id, statusReason: `compressed into ${summary.id}`, updatedAt: now })));
+  await archiveInto(ctx, sources, summary.id, now);
   const approved: CompressionProposal = { ...p, status: "approved", decidedAt: now, summaryId: summary.id, sourceIds: sources.map((m) => m.id) };
   await ctx.store.putProposal(approved);
   await audit(ctx, "compress", p.scope, [summary.id, ...approved.sourceIds], [], `approved compression ${id}`);
@@ -116,7 +126,45 @@ export async function rejectProposal(ctx: EngineContext, id: string): Promise<Co
   return rejected;
 }
 
-/** Rollback of an approved compression: the originals are active again, the summary is archived. */
+function archiveInto(ctx: EngineContext, sources: MemoryRecord[], summaryId: string, now: number): Promise<void> {
+  return ctx.store.updateMemories(sources.map((m) => ({ ...m, status: "archived" as const, compressedInto: summaryId, statusReason: `compressed into ${summaryId}`, updatedAt: now })));
+}
+
+/**
+ * Completes what a crash cut short, so a compression is either applied or not, never half: an
+ * approval whose summary was stored archives the originals still active and is approved; one whose
+ * summary was not is pending again. A rollback that restored the originals archives the summary.
+ * Between the steps nothing is lost: the originals stay readable until the summary exists, and the
+ * summary until the originals are back (at worst both are briefly active).
+ */
+export async function finishInterruptedCompressions(ctx: EngineContext): Promise<number> {
+  let finished = 0;
+  const now = ctx.clock.now();
+  for (const p of await ctx.store.listProposals({ statuses: ["pending", "approved"] })) {
+    if (!p.summaryId) continue;
+    const [summary] = await ctx.store.getMemories([p.summaryId]);
+    if (p.status === "pending") {
+      if (summary) {
+        const sources = (await ctx.store.getMemories(p.sourceIds)).filter((m) => m.status === "active");
+        await archiveInto(ctx, sources, p.summaryId, now);
+        await ctx.store.putProposal({ ...p, status: "approved", decidedAt: summary.createdAt });
+      } else await ctx.store.putProposal({ ...p, summaryId: null });
+      finished++;
+      continue;
+    }
+    const originals = await ctx.store.getMemories(p.sourceIds);
+    const restored = originals.length > 0 && originals.every((m) => m.compressedInto === null && m.status === "active");
+    if (summary && summary.status === "active" && restored) {
+      await ctx.store.updateMemories([{ ...summary, status: "archived", statusReason: `compression ${p.id} rolled back`, updatedAt: now }]);
+      await ctx.store.putProposal({ ...p, status: "rolled_back", decidedAt: now });
+      finished++;
+    }
+  }
+  if (finished > 0) await audit(ctx, "compress", null, [], [], `finished ${finished} compression decisions a crash had interrupted`);
+  return finished;
+}
+
+/** Rollback of an approved compression: the originals are active again, then the summary is archived (see finishInterruptedCompressions). */
 export async function rollbackProposal(ctx: EngineContext, id: string): Promise<CompressionProposal> {
   const p = await proposalIn(ctx, id, "approved");
   const now = ctx.clock.now();
