@@ -461,7 +461,8 @@ export class MemoryEngine {
     const ctx = this.state.ctx;
     if (!ctx) return;
     await this.mutations.idle();
-    await this.flush();
+    // Access counts only order recall: a full or read-only disk must not keep the store from closing.
+    await this.flush().catch((err: unknown) => ctx.logger.warn("could not record memory access counts", { error: String(err) }));
     await ctx.store.close();
     this.state.ctx = null;
     this.state.access = null;

@@ -89,6 +89,11 @@ export interface Page {
 export interface MemoryStore {
   /** Opens the store for this embedding model; refuses (EMBEDDING_MODEL_MISMATCH) a store written with another. */
   open(model: ModelInfo): Promise<void>;
+  /**
+   * True once open() found the store cannot be written (a read-only folder or mount): reads work,
+   * every write fails with STORE_READ_ONLY, and the engine records no access counts.
+   */
+  readonly readOnly?: boolean;
   /** The model the stored vectors were made with, or null for an empty store. */
   storedModel(): Promise<ModelInfo | null>;
   close(): Promise<void>;

@@ -38,6 +38,9 @@ const STATUS: Record<string, number> = {
   CASES_INVALID: 400,
   NOT_FOUND: 404,
   GUARD_REFUSED: 422,
+  // The store cannot take the write; reads go on.
+  STORE_FULL: 507,
+  STORE_READ_ONLY: 503,
 };
 
 /** The JSON answer for any error: never a stack trace; unexpected errors become a generic 500. */

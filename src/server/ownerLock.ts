@@ -84,6 +84,8 @@ export class OwnerLock {
   private constructor(
     readonly dir: string,
     private info: OwnerInfo,
+    /** A read-only folder holds no lock: nobody can write it, so readers need no owner. */
+    private readonly fileless = false,
   ) {}
 
   get owner(): OwnerInfo {
@@ -102,7 +104,9 @@ export class OwnerLock {
         await writeFile(path, JSON.stringify(info), { flag: "wx", mode: 0o600 });
         return new OwnerLock(dir, info);
       } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+        const code = (err as NodeJS.ErrnoException).code;
+        if (code === "EROFS") return new OwnerLock(dir, info, true);
+        if (code !== "EEXIST") throw err;
       }
       const held = await readLock(path);
       if (held === null && (await youngerThan(path, TORN_GRACE_MS))) {
@@ -127,6 +131,7 @@ export class OwnerLock {
 
   /** Publishes the owner's loopback server and the token clients use with it (written 0600 beside the lock). */
   async publish(url: string, token: string): Promise<void> {
+    if (this.fileless) return;
     const tokenFile = join(this.dir, OWNER_TOKEN_FILE);
     await writeFile(tokenFile, `${token}\n`, { mode: 0o600 });
     await chmod(tokenFile, 0o600);
@@ -141,6 +146,7 @@ export class OwnerLock {
   async release(): Promise<void> {
     if (this.released) return;
     this.released = true;
+    if (this.fileless) return;
     const path = join(this.dir, LOCK_FILE);
     const held = await readLock(path).catch(() => null);
     if (held && held.pid === this.info.pid && held.since === this.info.since) await unlink(path).catch(() => undefined);

@@ -1,5 +1,6 @@
 import { chmod, mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { HindsightError } from "../core/errors.js";
 import { MIN_TOKEN_LENGTH, newToken } from "../http/auth.js";
 
 export const TOKEN_FILE = "server-token";
@@ -31,9 +32,17 @@ export async function resolveServerToken(options: { flag?: string | undefined; e
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
   }
-  await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
   const token = newToken();
-  await writeFile(path, `${token}\n`, { mode: 0o600 });
+  try {
+    await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
+    await writeFile(path, `${token}\n`, { mode: 0o600 });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "EROFS" || code === "EACCES" || code === "EPERM" || code === "ENOSPC") {
+      throw new HindsightError("STORE_READ_ONLY", `cannot write the bearer token to ${path} (${code}): pass --token or set HINDSIGHT_TOKEN`, { field: "--token" });
+    }
+    throw err;
+  }
   await chmod(path, 0o600);
   return { token, source: "generated", path };
 }

@@ -36,6 +36,10 @@ export class AccessTracker {
 
   private async write(): Promise<void> {
     if (this.pending.size === 0) return;
+    if (this.store.readOnly) {
+      this.pending.clear();
+      return;
+    }
     const batch = new Map(this.pending);
     this.pending.clear();
     const records = await this.store.getMemories([...batch.keys()]);

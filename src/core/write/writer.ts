@@ -272,7 +272,13 @@ export async function audit(
   turnIds: string[],
   detail: string,
 ): Promise<void> {
-  await ctx.store.appendAudit({ id: ctx.newId(), at: ctx.clock.now(), actor: ctx.config.actor, operation, scope, memoryIds, turnIds, detail });
+  // The audit line follows the change it records: once that is stored, a failed audit line (a full
+  // disk) is logged, never reported as the change's failure.
+  try {
+    await ctx.store.appendAudit({ id: ctx.newId(), at: ctx.clock.now(), actor: ctx.config.actor, operation, scope, memoryIds, turnIds, detail });
+  } catch (err) {
+    ctx.logger.warn("could not append to the audit log after a stored change", { operation, memoryIds, error: String(err) });
+  }
 }
 
 /** A new active record for a request: the engine fills what the caller left out (type, subject, confidence, layer, validity). */

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { readdir, stat } from "node:fs/promises";
+import { mkdir, readdir, stat, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import * as lancedb from "@lancedb/lancedb";
 import type { Schema } from "apache-arrow";
@@ -49,6 +49,7 @@ export class LanceStore implements MemoryStore {
   private tables: Partial<Record<TableName | "audit" | "meta" | "proposals", lancedb.Table>> = {};
   private model: ModelInfo | null = null;
   private generation: Generation = FIRST_GENERATION;
+  private readOnlyReason: string | null = null;
   private readonly queue = new Serial();
   private readonly mutations: Record<TableName, number> = { memories: 0, turns: 0 };
   private readonly hasFts: Record<TableName, boolean> = { memories: false, turns: false };
@@ -62,7 +63,12 @@ export class LanceStore implements MemoryStore {
     this.vectorIndexMinRows = options.vectorIndexMinRows ?? 5000;
   }
 
+  get readOnly(): boolean {
+    return this.readOnlyReason !== null;
+  }
+
   async open(model: ModelInfo): Promise<void> {
+    this.readOnlyReason = await unwritable(this.options.dir);
     const stored = await this.storedModel();
     if (stored && (stored.id !== model.id || stored.dimension !== model.dimension)) {
       throw new HindsightError(
@@ -74,6 +80,9 @@ export class LanceStore implements MemoryStore {
     }
     const db = await this.connect();
     const names = await db.tableNames();
+    if (this.readOnlyReason !== null && (!stored || !names.includes("audit"))) {
+      throw new HindsightError("STORE_READ_ONLY", `the store ${this.options.dir} is read-only (${this.readOnlyReason}) and holds no memories yet: nothing to read`);
+    }
     if (!stored) {
       await this.setMeta("model", JSON.stringify(model));
     }
@@ -111,6 +120,19 @@ export class LanceStore implements MemoryStore {
     return value ? (JSON.parse(value) as Generation) : FIRST_GENERATION;
   }
 
+  /**
+   * Every write goes through here: refused at once on a read-only store, and a full disk or a
+   * folder that became read-only is told as such (nothing of a failed commit was stored).
+   */
+  private mutate<T>(task: () => Promise<T>): Promise<T> {
+    if (this.readOnlyReason !== null) {
+      return Promise.reject(new HindsightError("STORE_READ_ONLY", `the store ${this.options.dir} is read-only (${this.readOnlyReason}): recall and list work, writes are refused`));
+    }
+    return this.queue.run(task).catch((err: unknown) => {
+      throw storageError(err, this.options.dir);
+    });
+  }
+
   private async metaTable(): Promise<lancedb.Table> {
     if (!this.tables.meta) {
       const db = await this.connect();
@@ -126,7 +148,7 @@ export class LanceStore implements MemoryStore {
 
   private async setMeta(key: string, value: string): Promise<void> {
     const t = await this.metaTable();
-    await this.queue.run(() => retryConflicts(() => t.mergeInsert("key").whenMatchedUpdateAll().whenNotMatchedInsertAll().execute([{ key, value }])));
+    await this.mutate(() => retryConflicts(() => t.mergeInsert("key").whenMatchedUpdateAll().whenNotMatchedInsertAll().execute([{ key, value }])));
   }
 
   private table(name: TableName | "audit" | "proposals"): lancedb.Table {
@@ -219,7 +241,7 @@ export class LanceStore implements MemoryStore {
   async putProposal(proposal: CompressionProposal): Promise<void> {
     const t = this.table("proposals");
     const row = { id: proposal.id, scope: proposal.scope, status: proposal.status, created_at: proposal.createdAt, doc: JSON.stringify(proposal) };
-    await this.queue.run(() => retryConflicts(() => t.mergeInsert("id").whenMatchedUpdateAll().whenNotMatchedInsertAll().execute([row])));
+    await this.mutate(() => retryConflicts(() => t.mergeInsert("id").whenMatchedUpdateAll().whenNotMatchedInsertAll().execute([row])));
   }
 
   async getProposal(id: string): Promise<CompressionProposal | null> {
@@ -239,7 +261,7 @@ export class LanceStore implements MemoryStore {
 
   async appendAudit(entry: AuditEntry): Promise<void> {
     const t = this.table("audit");
-    await this.queue.run(() => retryConflicts(() => t.add([auditToRow(entry)])));
+    await this.mutate(() => retryConflicts(() => t.add([auditToRow(entry)])));
   }
 
   async listAudit(page: Page & { scope?: string } = {}): Promise<AuditEntry[]> {
@@ -261,7 +283,7 @@ export class LanceStore implements MemoryStore {
    */
   async reembed(model: ModelInfo, embed: (texts: string[]) => Promise<Float32Array[]>): Promise<{ memories: number; turns: number }> {
     const db = await this.connect();
-    return this.queue.run(async () => {
+    return this.mutate(async () => {
       const current = await this.currentGeneration();
       const names = await db.tableNames();
       await dropLeftovers(db, names, current);
@@ -310,7 +332,7 @@ export class LanceStore implements MemoryStore {
 
   /** Compacts fragments, drops old versions and refreshes indexes now (normally done every `optimizeEvery` writes). */
   optimize(): Promise<void> {
-    return this.queue.run(async () => {
+    return this.mutate(async () => {
       for (const name of ["memories", "turns"] as const) await this.maintain(name, true);
     });
   }
@@ -320,7 +342,7 @@ export class LanceStore implements MemoryStore {
   /** Rewrites records that exist (missing ids are skipped) with the vectors they already have. */
   private updateKeepingVectors<T extends { id: string }>(name: TableName, records: T[], toRow: (r: T, v: Float32Array) => Row): Promise<void> {
     if (records.length === 0) return Promise.resolve();
-    return this.queue.run(async () => {
+    return this.mutate(async () => {
       const vectors = await this.vectorsOf(name, records.map((r) => r.id));
       await this.mergeRows(name, records.filter((r) => vectors.has(r.id)).map((r) => toRow(r, vectors.get(r.id) as Float32Array)));
     });
@@ -328,7 +350,7 @@ export class LanceStore implements MemoryStore {
 
   private upsert(name: TableName, rows: Row[]): Promise<void> {
     if (rows.length === 0) return Promise.resolve();
-    return this.queue.run(() => this.mergeRows(name, rows));
+    return this.mutate(() => this.mergeRows(name, rows));
   }
 
   /**
@@ -357,7 +379,7 @@ export class LanceStore implements MemoryStore {
 
   private deleteIds(name: TableName, ids: string[]): Promise<number> {
     if (ids.length === 0) return Promise.resolve(0);
-    return this.queue.run(async () => {
+    return this.mutate(async () => {
       const t = this.table(name);
       const where = `id IN (${ids.map(sqlString).join(", ")})`;
       const n = await t.countRows(where);
@@ -494,6 +516,35 @@ async function retryConflicts<T>(op: () => Promise<T>, attempts = 5): Promise<T>
       await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** i));
     }
   }
+}
+
+/** Why the folder cannot be written, or null when it can (a real write: root ignores permission bits, a read-only mount does not). */
+async function unwritable(dir: string): Promise<string | null> {
+  const probe = join(dir, `.write-check-${process.pid}`);
+  try {
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    await writeFile(probe, "");
+    await unlink(probe);
+    return null;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "EROFS") return "a read-only file system";
+    if (code === "EACCES" || code === "EPERM") return "no permission to write";
+    if (code === "ENOSPC") return null; // full, not read-only: reads work and writes say STORE_FULL
+    throw err;
+  }
+}
+
+/** LanceDB's IO errors as the codes a caller can act on. */
+function storageError(err: unknown, dir: string): unknown {
+  const text = String((err as Error)?.message ?? err);
+  if (/No space left on device|os error 28|ENOSPC/i.test(text)) {
+    return new HindsightError("STORE_FULL", `no space left on the device that holds the store ${dir}: free some space; this write was not stored`, { cause: err });
+  }
+  if (/Read-only file system|os error 30|EROFS/i.test(text)) {
+    return new HindsightError("STORE_READ_ONLY", `the store ${dir} has become read-only: this write was not stored`, { cause: err });
+  }
+  return err;
 }
 
 async function embedInBatches(texts: string[], embed: (texts: string[]) => Promise<Float32Array[]>): Promise<Float32Array[]> {
