@@ -123,6 +123,8 @@ export class MemoryService implements vscode.Disposable {
 
   /** A REST client for the running server (starting it if needed). */
   async client(): Promise<RestClient> {
+    // A restart or settings change queued before this call decides the endpoint: never hand out the one it is closing.
+    await this.lifecycle;
     return new RestClient(await this.ensureEndpoint());
   }
 
@@ -146,7 +148,7 @@ export class MemoryService implements vscode.Disposable {
     try {
       // Another process (a `hindsight serve`, a daemon, another window) owns this store: use its server.
       const owned = await ownerEndpoint(this.storePath);
-      if (owned) {
+      if (owned && owned.owner.pid !== process.pid) {
         this.endpointValue = { url: owned.url, token: owned.token, mode: "local" };
         this.log.info(`the store ${this.storePath} is owned by ${describeOwner(owned.owner)}: using its server`);
         this.setState("running");
