@@ -19,8 +19,8 @@ async function main() {
   };
   const builds = [
     esbuild.build({ ...node, entryPoints: { cli: "src/cli/main.ts" }, external }),
-    // The extension is two bundles: a light one for activation and the engine host, required on first use.
-    esbuild.build({ ...node, entryPoints: { extension: "src/extension/extension.ts", engineHost: "src/extension/host/engineHost.ts" }, external: [...external, "vscode"] }),
+    // The extension bundle stays light: the engine runs in the owner process, started from the CLI bundle.
+    esbuild.build({ ...node, entryPoints: { extension: "src/extension/extension.ts" }, external: [...external, "vscode"] }),
   ];
   if (existsSync("webview-ui/src/main.ts")) {
     // Codicons' CSS and font go beside the webview bundle (the webview may load only from dist and media).

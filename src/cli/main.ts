@@ -4,6 +4,7 @@ import { benchTeamCommand } from "./commands/benchTeamCommand.js";
 import { evalCommand } from "./commands/evalCommand.js";
 import { exportCommand, importCommand } from "./commands/exportCommand.js";
 import { mcpCommand } from "./commands/mcpCommand.js";
+import { ownerCommand } from "./commands/ownerCommand.js";
 import { forgetCommand, listCommand, recallCommand, rememberCommand } from "./commands/memoryCommands.js";
 import { reembedCommand } from "./commands/reembedCommand.js";
 import { reviewCommand, summarizeCommand } from "./commands/reviewCommands.js";
@@ -19,6 +20,8 @@ const USAGE = `hindsight — memory for coding agents
                   [--store lancedb|qdrant] [--qdrant-url URL] [--qdrant-prefix P] [--tokens FILE]
                                                   (REST /api/v1, MCP /mcp, /healthz, /metrics over HTTP; bearer token,
                                                    or the scoped tokens of a tokens file for a team)
+  hindsight owner                                 (the VS Code extension's store owner, started as its child: JSON lines on
+                                                   stdin and stdout, exits when stdin closes; not for use by hand)
   hindsight token create --id ID [--scopes read,write,admin] --projects project:a,team:b|* [--rate N] [--burst N] [--note T] [--tokens FILE] [--json]
   hindsight token list [--tokens FILE] [--json]  |  hindsight token revoke ID [--tokens FILE]
   hindsight export [--scope S] [--out FILE]       (JSONL: memories and L0 turns, no vectors)
@@ -75,6 +78,7 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   // `bench team` needs the server and the tokens file, so its glue lives beside the serve command.
   bench: (argv) => (argv[0] === "team" ? benchTeamCommand(argv.slice(1)) : benchCommand(argv)),
   serve: serveCommand,
+  owner: () => ownerCommand(),
   token: tokenCommand,
   export: exportCommand,
   import: importCommand,

@@ -2,14 +2,15 @@ import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
-import type { LlmClient } from "../core/ports.js";
+import type { EngineConfig } from "../core/config.js";
 import { ownerEndpoint } from "../server/owner.js";
+import type { LlmEndpoint } from "../server/ownerControl.js";
 import { describeOwner } from "../server/ownerLock.js";
 import { scopeForFolder } from "../server/paths.js";
 import { CopilotLlm, pickCopilotModel } from "./copilotLlm.js";
-import type * as EngineHost from "./host/engineHost.js";
-import { channelLogger } from "./logChannel.js";
+import { LlmBridge } from "./llmBridge.js";
 import type { ServerEndpoint } from "./mcpDefinition.js";
+import { OwnerProcess, type OwnerProcessOptions } from "./ownerProcess.js";
 import { BackendError, RestClient, restRequest } from "./restClient.js";
 import { activeFolder, NO_FOLDER_SCOPE, type FolderScope } from "./scope.js";
 import { engineConfigFor, readSettings, type HindsightSettings, type SettingProblem } from "./settings.js";
@@ -21,30 +22,26 @@ const LLM_KEY_SECRET = "hindsight.llmApiKey";
 /** Team tokens are kept per server URL, so switching servers never sends one server's token to another. */
 const teamTokenKey = (url: string) => `hindsight.teamToken:${url.replace(/\/+$/, "")}`;
 
-/** Loads the heavy bundle only when memory is first used (see host/engineHost.ts). */
-function loadEngineHost(extensionPath: string): typeof EngineHost {
-  // A computed path keeps esbuild from inlining the engine into the light activation bundle.
-  const file = join(extensionPath, "dist", "engineHost.js");
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a runtime path, deliberately not bundled
-  return require(file) as typeof EngineHost;
-}
-
 /**
- * Owns the memory server the editor uses: in local mode the engine and a loopback server in this
- * extension host, started on first use; it knows the projects (scopes) of the workspace folders and
- * pushes settings into the engine when they change.
+ * The memory server the editor uses. In local mode that is the store's owner: a child process
+ * (`hindsight owner`, started on first use) holding LanceDB, the model and a loopback server, or
+ * another process that already owns the store. The extension host itself never loads the engine,
+ * survives the owner's death (the next use starts a new one), knows the projects (scopes) of the
+ * workspace folders, and pushes settings and the chosen language model into the owner.
  */
 export class MemoryService implements vscode.Disposable {
   readonly log: vscode.LogOutputChannel;
   private settingsValue: HindsightSettings;
-  private local: EngineHost.LocalMemory | null = null;
+  /** Our own owner process (null when stopped, or when another process owns the store). */
+  private owner: OwnerProcess | null = null;
+  /** The editor's language models served to the owner (started when a Copilot model is chosen). */
+  private bridge: LlmBridge | null = null;
+  private copilot: CopilotLlm | null = null;
   private starting: Promise<ServerEndpoint> | null = null;
   private endpointValue: ServerEndpoint | null = null;
   private stateValue: ServerState = "stopped";
   private lastError: string | null = null;
   private folderScopes: FolderScope[] | null = null;
-  /** The bearer token of the current server session (a new one at every start). */
-  private sessionToken = "";
   private readonly changed = new vscode.EventEmitter<void>();
   /** Fires when the endpoint (address, token, mode) or the server state changes. */
   readonly onDidChange = this.changed.event;
@@ -85,8 +82,14 @@ export class MemoryService implements vscode.Disposable {
     return this.settingsValue.storagePath || join(this.context.globalStorageUri.fsPath, "store");
   }
 
-  get engine(): EngineHost.LocalMemory["engine"] | null {
-    return this.local?.engine ?? null;
+  /** The engine configuration our owner process confirmed (null when it is not ours or not running). */
+  get engineConfig(): EngineConfig | null {
+    return this.owner?.config ?? null;
+  }
+
+  /** The pid of our owner process (null when none runs). */
+  get ownerPid(): number | null {
+    return this.owner?.pid ?? null;
   }
 
   private readSettings(): { settings: HindsightSettings; problems: SettingProblem[] } {
@@ -125,7 +128,19 @@ export class MemoryService implements vscode.Disposable {
   async client(): Promise<RestClient> {
     // A restart or settings change queued before this call decides the endpoint: never hand out the one it is closing.
     await this.lifecycle;
+    await this.dropDeadForeignOwner();
     return new RestClient(await this.ensureEndpoint());
+  }
+
+  /** Another process owned the store and has gone (or changed): forget its address, so this use starts or finds the new owner. */
+  private async dropDeadForeignOwner(): Promise<void> {
+    const endpoint = this.endpointValue;
+    if (!endpoint || endpoint.mode !== "local" || this.owner) return;
+    const now = await ownerEndpoint(this.storePath);
+    if (now?.url === endpoint.url && now.token === endpoint.token) return;
+    this.log.warn(`the owner of ${this.storePath} at ${endpoint.url} has gone: memory starts again`);
+    this.endpointValue = null;
+    this.setState("stopped");
   }
 
   private setState(state: ServerState, error: string | null = null): void {
@@ -142,49 +157,77 @@ export class MemoryService implements vscode.Disposable {
   private async start(): Promise<ServerEndpoint> {
     if (this.settingsValue.mode === "team") return this.connectTeam();
     this.downloads.clear();
-    this.sessionToken = randomBytes(32).toString("base64url");
     this.setState("starting");
     const started = Date.now();
     try {
       // Another process (a `hindsight serve`, a daemon, another window) owns this store: use its server.
       const owned = await ownerEndpoint(this.storePath);
-      if (owned && owned.owner.pid !== process.pid) {
+      if (owned) {
         this.endpointValue = { url: owned.url, token: owned.token, mode: "local" };
-        this.log.info(`the store ${this.storePath} is owned by ${describeOwner(owned.owner)}: using its server`);
+        this.log.info(`the store ${this.storePath} is owned by ${describeOwner(owned.owner)}: using its server (this window's settings do not reach its engine)`);
         this.setState("running");
         return this.endpointValue;
       }
-      const host = loadEngineHost(this.context.extensionPath);
-      const externalToken = await this.externalToken();
-      const llm = await this.chooseLlm();
-      const options: EngineHost.LocalMemoryOptions = {
-        storePath: this.storePath,
-        modelPath: this.settingsValue.modelPath || undefined,
-        modelId: this.settingsValue.embeddingModel,
-        allowDownload: this.settingsValue.allowModelDownload,
-        ...(this.settingsValue.modelMirrorUrl ? { remoteHost: this.settingsValue.modelMirrorUrl } : {}),
-        cacheDir: host.modelCacheDir(this.context.globalStorageUri.fsPath),
-        config: engineConfigFor(this.settingsValue, this.activeScope()),
-        port: this.settingsValue.serverPort,
-        tokens: [this.sessionToken, externalToken],
-        logger: channelLogger(this.log),
-        llm,
+      let owner: OwnerProcess | null = null;
+      const options: OwnerProcessOptions = {
+        cliPath: join(this.context.extensionPath, "bin", "hindsight.js"),
+        start: {
+          storePath: this.storePath,
+          port: this.settingsValue.serverPort,
+          ...(this.settingsValue.modelPath ? { modelDir: this.settingsValue.modelPath } : {}),
+          modelId: this.settingsValue.embeddingModel,
+          allowDownload: this.settingsValue.allowModelDownload,
+          ...(this.settingsValue.modelMirrorUrl ? { remoteHost: this.settingsValue.modelMirrorUrl } : {}),
+          cacheDir: join(this.context.globalStorageUri.fsPath, "models"),
+          config: engineConfigFor(this.settingsValue, this.activeScope()),
+          tokens: [await this.externalToken()],
+          llm: await this.chooseLlm(),
+        },
+        onLog: (line) => this.ownerLog(line),
+        onExit: (how, expected) => this.ownerExited(owner, how, expected),
       };
-      this.local = this.modelIsLocal()
-        ? await host.startLocalMemory(options)
-        : await this.startWithDownloadProgress(host, options);
-      this.endpointValue = { url: this.local.server.url, token: this.sessionToken, mode: "local" };
-      this.log.info(`memory server listening on ${this.local.server.url} (store ${this.storePath}, ${Date.now() - started} ms, extraction: ${this.llmNote})`);
+      owner = this.modelIsLocal() ? await OwnerProcess.start(options) : await this.startWithDownloadProgress(options);
+      this.owner = owner;
+      this.endpointValue = { url: owner.url, token: owner.token, mode: "local" };
+      this.log.info(`memory server (owner process ${owner.pid}) listening on ${owner.url} (store ${this.storePath}, ${Date.now() - started} ms, extraction: ${this.llmNote})`);
       this.setState("running");
+      // Settings changed while it started: the owner gets the current ones.
+      this.pushEngineConfig();
       return this.endpointValue;
     } catch (err) {
-      // The engine host is its own bundle with its own HindsightError class: match the code, not the class.
-      const error = (err as { code?: unknown }).code === "MODEL_UNAVAILABLE" ? this.modelAdvice(err as Error) : err;
+      const code = (err as { code?: unknown }).code;
+      const error =
+        code === "MODEL_UNAVAILABLE"
+          ? this.modelAdvice(err as Error)
+          : code === "EADDRINUSE"
+            ? new Error(`port ${this.settingsValue.serverPort} on 127.0.0.1 is in use: set hindsight.server.port to another port, or to 0 for a free one`, { cause: err })
+            : err;
       const message = error instanceof Error ? error.message : String(error);
       this.log.error(`the memory server could not start: ${message}`);
       this.setState("failed", message);
       throw error;
     }
+  }
+
+  /** The owner's stderr, into the output channel at the level it wrote. */
+  private ownerLog(line: string): void {
+    const m = /^\[hindsight\] (debug|info|warn|error) (.*)$/.exec(line);
+    const level = m?.[1] ?? "info";
+    const text = m?.[2] ?? line;
+    if (level === "error") this.log.error(text);
+    else if (level === "warn") this.log.warn(text);
+    else if (level === "debug") this.log.debug(text);
+    else this.log.info(text);
+  }
+
+  /** Our owner ended. Asked to (stop, restart): nothing to do. Otherwise the state says so and the next use starts a new one. */
+  private ownerExited(owner: OwnerProcess | null, how: string, expected: boolean): void {
+    if (expected || (owner && this.owner !== owner)) return;
+    this.owner = null;
+    this.endpointValue = null;
+    const message = `the memory server (owner process) ended unexpectedly (${how}); it starts again on next use`;
+    this.log.error(message);
+    this.setState("failed", message);
   }
 
   /** The engine's model error speaks of environment variables; in the editor the settings are what to change. */
@@ -239,29 +282,27 @@ export class MemoryService implements vscode.Disposable {
   }
 
   /** First use without a local model: the download shows progress and can be cancelled (the next use tries again). */
-  private startWithDownloadProgress(host: typeof EngineHost, options: EngineHost.LocalMemoryOptions): Promise<EngineHost.LocalMemory> {
+  private startWithDownloadProgress(options: OwnerProcessOptions): Promise<OwnerProcess> {
     return Promise.resolve(
       vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: "Hindsight: getting the embedding model", cancellable: true },
-        (progress, token) =>
-          new Promise<EngineHost.LocalMemory>((resolve, reject) => {
-            const seen = new Map<string, number>();
-            const starting = host.startLocalMemory({
-              ...options,
-              onDownload: (file, percent) => {
-                const before = seen.get(file) ?? 0;
-                seen.set(file, percent);
-                this.downloads.set(file, percent);
-                progress.report({ message: `${file.split("/").pop()} ${percent.toFixed(0)}%`, increment: (percent - before) / Math.max(seen.size, 3) });
-              },
-            });
-            token.onCancellationRequested(() => {
-              // The download cannot be aborted mid-file; stop waiting and release what it opens.
-              starting.then((m) => m.close()).catch(() => undefined);
-              reject(new Error("cancelled: the embedding model download was cancelled; memory starts again on next use"));
-            });
-            starting.then(resolve, reject);
-          }),
+        (progress, token) => {
+          const seen = new Map<string, number>();
+          const cancel = new AbortController();
+          token.onCancellationRequested(() => cancel.abort());
+          return OwnerProcess.start({
+            ...options,
+            signal: cancel.signal,
+            onDownload: (file, percent) => {
+              const before = seen.get(file) ?? 0;
+              seen.set(file, percent);
+              this.downloads.set(file, percent);
+              progress.report({ message: `${file.split("/").pop()} ${percent.toFixed(0)}%`, increment: (percent - before) / Math.max(seen.size, 3) });
+            },
+          }).catch((err: unknown) => {
+            throw cancel.signal.aborted ? new Error("cancelled: the embedding model download was cancelled; memory starts again on next use", { cause: err }) : err;
+          });
+        },
       ),
     );
   }
@@ -282,16 +323,22 @@ export class MemoryService implements vscode.Disposable {
     await this.refreshLlm();
   }
 
-  /** Copilot models when allowed and present, else the configured endpoint, else none (offline rules). */
-  private async chooseLlm(): Promise<LlmClient | null> {
+  /**
+   * Copilot models when allowed and present (served to the owner through the loopback bridge), else
+   * the configured endpoint (the owner calls it directly), else none (offline rules).
+   */
+  private async chooseLlm(): Promise<LlmEndpoint | null> {
     const s = this.settingsValue.llm;
-    let llm: LlmClient | null = null;
+    let llm: LlmEndpoint | null = null;
     let note = "offline rules (no language model configured)";
+    this.copilot = null;
     if (s.useCopilot) {
       try {
         const model = await pickCopilotModel();
         if (model) {
-          llm = new CopilotLlm(model);
+          this.copilot = new CopilotLlm(model);
+          this.bridge ??= await LlmBridge.start(() => this.copilot);
+          llm = this.bridge.endpoint(this.copilot.id);
           note = `Copilot model ${model.name}`;
         } else note = "offline rules (no Copilot model available)";
       } catch (err) {
@@ -299,8 +346,8 @@ export class MemoryService implements vscode.Disposable {
       }
     }
     if (!llm && s.endpointUrl && s.endpointModel) {
-      const host = loadEngineHost(this.context.extensionPath);
-      llm = host.endpointLlm(s.endpointUrl, s.endpointModel, await this.context.secrets.get(LLM_KEY_SECRET));
+      const apiKey = await this.context.secrets.get(LLM_KEY_SECRET);
+      llm = { url: s.endpointUrl, model: s.endpointModel, ...(apiKey ? { apiKey } : {}) };
       note = `OpenAI-compatible endpoint ${s.endpointUrl} (${s.endpointModel})`;
     }
     this.llmNote = note;
@@ -309,7 +356,7 @@ export class MemoryService implements vscode.Disposable {
 
   async refreshLlm(): Promise<void> {
     const llm = await this.chooseLlm();
-    this.local?.engine.setLlm(llm);
+    this.owner?.setLlm(llm);
     this.log.info(`extraction and summaries: ${this.llmNote}`);
   }
 
@@ -335,7 +382,7 @@ export class MemoryService implements vscode.Disposable {
       before.mode !== settings.mode ||
       before.teamUrl !== settings.teamUrl;
     // Connecting to a team server is cheap, so a switch to it connects at once (and the status shows the outcome).
-    if (needsRestart && (this.local || this.endpointValue || this.stateValue === "failed" || settings.mode === "team")) {
+    if (needsRestart && (this.owner || this.endpointValue || this.stateValue === "failed" || settings.mode === "team")) {
       await this.stopNow();
       await this.ensureEndpoint().catch(() => undefined);
     }
@@ -344,9 +391,13 @@ export class MemoryService implements vscode.Disposable {
     return problems;
   }
 
-  /** The engine's config follows the settings and the active folder's scope. */
+  /** The engine's config follows the settings and the active folder's scope (our owner only; another owner keeps its own). */
   pushEngineConfig(): void {
-    this.local?.engine.reconfigure(engineConfigFor(this.settingsValue, this.activeScope()));
+    const owner = this.owner;
+    if (!owner) return;
+    owner.reconfigure(engineConfigFor(this.settingsValue, this.activeScope())).catch((err: unknown) => {
+      if (owner.alive) this.log.warn(`the engine settings were not applied: ${(err as Error).message}`);
+    });
   }
 
   /** The workspace folders changed: scopes are derived again. */
@@ -355,11 +406,10 @@ export class MemoryService implements vscode.Disposable {
     this.pushEngineConfig();
   }
 
-  /** The profile markdown of a scope (local engine; null when the server is not running). */
+  /** The profile markdown of a scope (null when the server is not running: reading never starts it). */
   async profile(scope: string): Promise<string | null> {
-    if (this.local) return this.local.profile(scope);
-    if (this.endpointValue?.mode === "team") return (await this.client()).text("GET", `/profile?scope=${encodeURIComponent(scope)}`);
-    return null;
+    if (!this.endpointValue) return null;
+    return (await this.client()).text("GET", `/profile?scope=${encodeURIComponent(scope)}`);
   }
 
   /** Stops and starts again; restarts and settings changes run one at a time, in order. */
@@ -385,18 +435,18 @@ export class MemoryService implements vscode.Disposable {
 
   private async stopNow(): Promise<void> {
     if (this.starting) await this.starting.catch(() => undefined);
-    const local = this.local;
-    this.local = null;
+    const owner = this.owner;
+    this.owner = null;
     this.endpointValue = null;
-    if (local) {
-      await local.close();
-      this.log.info("memory server stopped");
+    if (owner) {
+      await owner.stop();
+      this.log.info(`memory server stopped (owner process ${owner.pid})`);
     }
     this.setState("stopped");
   }
 
   dispose(): void {
-    void this.stop();
+    void this.stop().then(() => this.bridge?.close());
     this.changed.dispose();
     this.log.dispose();
   }

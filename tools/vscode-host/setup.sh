@@ -10,7 +10,18 @@ if [ ! -x "$N24/bin/node" ]; then
   (cd node24 && npm ci --no-audit --no-fund)
 fi
 if [ ! -f "$SERVER" ]; then
-  # node-gyp must compile code-server's native modules for Node 24, not the machine's Node 20.
-  (cd code-server && PATH="$N24/bin:$PATH" npm_config_nodedir="$N24" npm ci --no-audit --no-fund)
+  # code-server's kerberos module compiles against the GSSAPI headers: install them, or say how.
+  if ! dpkg -s libkrb5-dev >/dev/null 2>&1; then
+    if [ "$(id -u)" -eq 0 ]; then
+      apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q libkrb5-dev
+    else
+      echo "the VS Code host build needs Debian's libkrb5-dev: sudo apt-get install -y libkrb5-dev" >&2
+      exit 1
+    fi
+  fi
+  # node-gyp must compile code-server's native modules for Node 24, not the machine's Node 20. Its
+  # postinstall reads the Node version from npm_config_user_agent, which an outer `npm run` (Node 20)
+  # would otherwise pass down: the inner npm must describe itself.
+  (cd code-server && env -u npm_config_user_agent PATH="$N24/bin:$PATH" npm_config_nodedir="$N24" npm ci --no-audit --no-fund)
 fi
 echo "vscode host ready: $("$N24/bin/node" --version), $(node -p "require('$PWD/code-server/node_modules/code-server/lib/vscode/product.json').version")"

@@ -10,7 +10,7 @@ describe("activation (real VS Code extension host)", () => {
     measure("vscode", { version: vscode.version, appName: vscode.env.appName, uiKind: vscode.env.uiKind, node: process.version });
     measure("activationMs", Number(api.activationMs.toFixed(1)));
     assert.equal(api.service.state, "stopped", "the server must start on first use, not at activation");
-    assert.equal(api.service.engine, null);
+    assert.equal(api.service.ownerPid, null, "no owner process at activation");
     assert.ok(!Object.keys(require.cache).some((k) => k.includes("@lancedb") || k.includes("onnxruntime")), "activation loaded a native module");
   });
 

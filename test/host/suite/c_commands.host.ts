@@ -98,6 +98,7 @@ describe("commands end to end (real VS Code extension host, real engine)", () =>
   it("Restart Memory Server comes back on a new session and keeps the memories", async () => {
     const api = await hindsight();
     const before = api.service.endpoint!;
+    const pidBefore = api.service.ownerPid;
     const changesBefore = api.mcpDefinitionChanges;
     const r = await exec<{ url: string }>("hindsight.restartServer");
     // A new session token (and port) means a new definition: VS Code is told to refresh.
@@ -105,7 +106,8 @@ describe("commands end to end (real VS Code extension host, real engine)", () =>
     assert.notEqual(api.service.endpoint!.token, before.token);
     assert.ok(r?.url);
     assert.equal(api.service.state, "running");
-    assert.notEqual(api.service.engine, null);
+    assert.notEqual(api.service.ownerPid, null);
+    assert.notEqual(api.service.ownerPid, pidBefore, "a restart runs a new owner process");
     const old = await fetch(`${before.url}/healthz`).then(
       (x) => x.status,
       () => "closed",

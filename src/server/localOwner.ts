@@ -1,19 +1,16 @@
-// The heavy half of the extension, bundled on its own (dist/engineHost.js) and loaded on first use:
-// activation must not load LanceDB, ONNX or the model.
+// The store the editor uses, opened in the owner process the extension starts (`hindsight owner`),
+// never in the extension host: LanceDB, ONNX and the model live and die outside VS Code.
 import { performance } from "node:perf_hooks";
-import { join } from "node:path";
-import type { EngineConfigInput } from "../../core/config.js";
-import { MemoryEngine } from "../../core/engine.js";
-import type { LlmClient, Logger } from "../../core/ports.js";
-import { OpenAiCompatibleClient } from "../../llm/openaiCompatible.js";
-import { buildProfile } from "../../core/ops/profile.js";
-import { localReranker } from "../../models/rerankers.js";
-import { DEFAULT_EMBEDDING_MODEL, TransformersEmbedder } from "../../models/transformersEmbedder.js";
-import { systemClock } from "../../server/runtime.js";
-import { OwnerLock } from "../../server/ownerLock.js";
-import { startServer, type RunningServer } from "../../server/serve.js";
-import { upkeepLog } from "../../server/storeFactory.js";
-import { LanceStore } from "../../stores/lancedb/lanceStore.js";
+import type { EngineConfigInput } from "../core/config.js";
+import { MemoryEngine } from "../core/engine.js";
+import type { LlmClient, Logger } from "../core/ports.js";
+import { localReranker } from "../models/rerankers.js";
+import { DEFAULT_EMBEDDING_MODEL, TransformersEmbedder } from "../models/transformersEmbedder.js";
+import { LanceStore } from "../stores/lancedb/lanceStore.js";
+import { OwnerLock } from "./ownerLock.js";
+import { systemClock } from "./runtime.js";
+import { startServer, type RunningServer } from "./serve.js";
+import { upkeepLog } from "./storeFactory.js";
 
 export interface LocalMemoryOptions {
   storePath: string;
@@ -28,19 +25,17 @@ export interface LocalMemoryOptions {
   config: EngineConfigInput;
   /** 0: a free port. */
   port: number;
-  /** Bearer tokens the server accepts (the session token, and the long-lived one for other agents). */
+  /** Bearer tokens the server accepts: the first is published in the lock for clients (the session token), then any others. */
   tokens: string[];
   logger: Logger;
   llm: LlmClient | null;
   onDownload?: (file: string, percent: number) => void;
 }
 
-/** The engine, its store and the loopback server, as one unit the extension starts and stops. */
+/** The engine, its store and the loopback server, as one unit the owner process starts and stops. */
 export interface LocalMemory {
   engine: MemoryEngine;
   server: RunningServer;
-  /** The profile markdown of a scope (pinned, high-confidence constraints and preferences). */
-  profile(scope: string): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -54,7 +49,7 @@ export async function startLocalMemory(o: LocalMemoryOptions): Promise<LocalMemo
     ...(o.onDownload ? { onProgress: o.onDownload } : {}),
   });
   const reranker = localReranker({ embeddingModel: o.modelId ?? DEFAULT_EMBEDDING_MODEL, modelDir: o.modelPath, cacheDir: o.cacheDir, allowDownload: false });
-  // The editor owns the store while it runs: `hindsight mcp` and the CLI become its clients.
+  // The editor's owner holds the store while the editor runs: `hindsight mcp` and the CLI become its clients.
   const lock = await OwnerLock.acquire(o.storePath, "vscode");
   const store = new LanceStore({ dir: o.storePath, ...upkeepLog(o.logger) });
   const engine = new MemoryEngine(
@@ -77,7 +72,6 @@ export async function startLocalMemory(o: LocalMemoryOptions): Promise<LocalMemo
   return {
     engine,
     server,
-    profile: (scope) => buildProfile(engine, scope),
     close: async () => {
       try {
         await server.close();
@@ -88,10 +82,3 @@ export async function startLocalMemory(o: LocalMemoryOptions): Promise<LocalMemo
     },
   };
 }
-
-/** An OpenAI-compatible client for the configured endpoint (lives here so the light bundle stays light). */
-export function endpointLlm(baseUrl: string, model: string, apiKey: string | undefined): LlmClient {
-  return new OpenAiCompatibleClient({ baseUrl, model, ...(apiKey ? { apiKey } : {}) });
-}
-
-export const modelCacheDir = (globalStorage: string): string => join(globalStorage, "models");
