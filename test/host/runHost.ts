@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { format } from "node:util";
 import { chromium, type Page } from "playwright-core";
+import { liveOwner } from "../../src/server/ownerLock.js";
 
 const ROOT = resolve(__dirname, "../../..");
 const TOOLS = join(ROOT, "tools", "vscode-host");
@@ -192,13 +193,34 @@ async function main(): Promise<number> {
     return code;
   } finally {
     await browser?.close().catch(() => undefined);
+    const serverGone = new Promise((r) => (server.exitCode !== null || server.signalCode !== null ? r(null) : server.once("exit", r)));
     server.kill("SIGTERM");
+    await serverGone;
+    // The extension's owner process closes the store and exits once the extension host is gone (its
+    // stdin was the host's pipe): wait for that before deleting the store, and say if it never happens.
+    const orphan = await ownerOutlives(join(base, "store"), 30_000);
+    if (orphan) {
+      process.stderr.write(`the extension's owner process (pid ${orphan}) outlived VS Code by 30 s\n`);
+      orphanFound = true;
+    }
     if (process.env.HINDSIGHT_HOST_KEEP !== "1") rmSync(base, { recursive: true, force: true, maxRetries: 3 });
   }
 }
 
+let orphanFound = false;
+
+/** The pid of a store's owner still alive after timeoutMs, else null. */
+async function ownerOutlives(store: string, timeoutMs: number): Promise<number | null> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const owner = await liveOwner(store);
+    if (!owner || Date.now() > until) return owner?.pid ?? null;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
 main().then(
-  (code) => process.exit(code),
+  (code) => process.exit(orphanFound ? 1 : code),
   (err: unknown) => {
     process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
     process.exit(1);

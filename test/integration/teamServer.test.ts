@@ -31,6 +31,7 @@ describe("integration: team server (LanceDB, scoped tokens) over HTTP", function
   this.timeout(180_000);
   let dir: string;
   let engine: MemoryEngine;
+  let store: LanceStore;
   let running: RunningServer;
   let base: string;
   const tok: Record<string, string> = {};
@@ -56,7 +57,7 @@ describe("integration: team server (LanceDB, scoped tokens) over HTTP", function
     dir = await mkdtemp(join(tmpdir(), "hindsight-team-"));
     tokensPath = join(dir, "tokens.json");
     for (const spec of TOKENS) tok[spec.id] = (await createToken(tokensPath, spec, new Date())).token;
-    const store = new LanceStore({ dir: join(dir, "store") });
+    store = new LanceStore({ dir: join(dir, "store") });
     engine = new MemoryEngine(
       { store, embedder: new TransformersEmbedder({ modelDir: MODEL_DIR, allowDownload: false }), clock: systemClock },
       { defaultScope: "team:default", actor: "server" },
@@ -332,6 +333,46 @@ describe("integration: team server (LanceDB, scoped tokens) over HTTP", function
       assert.equal(forgotten.json.turns, 0, "no turn of B was deleted or redacted");
       const turnAfter = (await http(base, "GET", `/api/v1/memories/${bMemory}?include=turns`, { token: tok.bob })).json.turns[0];
       assert.equal(turnAfter.user, bTurn.user, "B's turn is intact");
+      assert.equal(await bState(), before, "B's memories are untouched");
+    });
+  });
+
+  describe("links that cross projects in the store itself (written beneath the engine, as an old version or a bug could)", () => {
+    it("no route or tool follows them: explain, recall's lead from replaced memories, REST and MCP forget reach nothing of B", async () => {
+      const ingested = await http(base, "POST", "/api/v1/ingest", { token: tok.bob, body: { user: "Our invoices are archived in the Glacier bucket billing-archive for ten years.", scope: B } });
+      const bMemory = ingested.json.results.find((r: { id?: string }) => r.id)?.id as string;
+      const bTurn = (await http(base, "GET", `/api/v1/memories/${bMemory}?include=turns`, { token: tok.bob })).json.turns[0] as { id: string; user: string };
+      assert.ok(bMemory && bTurn?.id, ingested.text);
+      const write = async (content: string) => (await http(base, "POST", "/api/v1/memories", { token: tok.alice, body: { content, scope: A } })).json.id as string;
+      const a1 = await write("The design system's icons come from Phosphor.");
+      const a2 = await write("The design system's fonts are self-hosted.");
+      const a0 = await write("Invoices of the design shop are kept for five years.");
+      const [r1, r2, r0] = await store.getMemories([a1, a2, a0]);
+      await store.updateMemories([
+        { ...r1!, sourceTurns: [bTurn.id], supersedes: [memB], conflictsWith: [memB2, bMemory] },
+        { ...r2!, sourceTurns: [bTurn.id] },
+        // A replaced memory of A whose successor is B's: recall's lead must stop at the project line.
+        { ...r0!, status: "superseded", supersededBy: bMemory },
+      ]);
+      const before = await bState();
+
+      const explained = await http(base, "GET", `/api/v1/memories/${a1}?include=turns,links`, { token: tok.alice });
+      assert.equal(explained.status, 200, explained.text);
+      assert.deepEqual(explained.json.turns, [], "B's turn is not shown");
+      assert.ok(!JSON.stringify(explained.json.links ?? []).includes(B), `B is linked: ${JSON.stringify(explained.json.links)}`);
+
+      const recalled = await http(base, "POST", "/api/v1/recall", { token: tok.alice, body: { query: "Where are invoices archived, and for how long?", scope: A, k: 10 } });
+      assert.ok(!recalled.text.includes(bMemory) && !recalled.text.includes("Glacier"), `recall in A reached B: ${recalled.text}`);
+      const mcpRecall = await (await client("alice")).callTool({ name: "memory_recall", arguments: { query: "Where are invoices archived?", k: 10 } });
+      assert.ok(!toolText(mcpRecall).includes("Glacier"), toolText(mcpRecall));
+
+      const forgotten = await http(base, "DELETE", `/api/v1/memories/${a1}`, { token: tok["admin-a"] });
+      assert.equal(forgotten.status, 200, forgotten.text);
+      assert.equal(forgotten.json.turns, 0, "B's turn was deleted or redacted");
+      const mcpForget = await (await client("alice")).callTool({ name: "memory_forget", arguments: { id: a2 } });
+      assert.equal((mcpForget.structuredContent as { turns: number }).turns, 0, toolText(mcpForget));
+      const turnAfter = (await http(base, "GET", `/api/v1/memories/${bMemory}?include=turns`, { token: tok.bob })).json.turns[0];
+      assert.equal(turnAfter?.user, bTurn.user, "B's turn is intact");
       assert.equal(await bState(), before, "B's memories are untouched");
     });
   });
