@@ -1,6 +1,8 @@
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { LlmClient } from "../core/ports.js";
+import { HttpError } from "../http/errors.js";
+import { readJson, sendJson } from "../http/io.js";
 import type { LlmEndpoint } from "../server/ownerControl.js";
 
 /** Chat requests carry a prompt and a memory list; anything larger is not ours. */
@@ -13,29 +15,8 @@ interface ChatBody {
   response_format?: { type?: unknown; json_schema?: { schema?: unknown } };
 }
 
-function send(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { "content-type": "application/json" });
-  res.end(JSON.stringify(body));
-}
-
 function fail(res: ServerResponse, status: number, type: string, message: string): void {
-  send(res, status, { error: { type, message } });
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let size = 0;
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => {
-      size += c.length;
-      if (size > MAX_BODY_BYTES) {
-        reject(new Error(`the request body exceeds ${MAX_BODY_BYTES} bytes`));
-        req.destroy();
-      } else chunks.push(c);
-    });
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    req.on("error", reject);
-  });
+  sendJson(res, status, { error: { type, message } });
 }
 
 const text = (content: unknown): string => (typeof content === "string" ? content : Array.isArray(content) ? content.map((p: { text?: unknown }) => (typeof p?.text === "string" ? p.text : "")).join("") : "");
@@ -87,9 +68,9 @@ export class LlmBridge {
 async function answer(req: IncomingMessage, res: ServerResponse, llm: LlmClient | null): Promise<void> {
   let body: ChatBody;
   try {
-    body = JSON.parse(await readBody(req)) as ChatBody;
+    body = (await readJson(req, MAX_BODY_BYTES)) as ChatBody;
   } catch (err) {
-    return fail(res, 400, "invalid_request_error", `the body is not JSON: ${(err as Error).message}`);
+    return fail(res, err instanceof HttpError ? err.status : 400, "invalid_request_error", (err as Error).message);
   }
   if (!Array.isArray(body.messages) || body.messages.length === 0) return fail(res, 400, "invalid_request_error", "messages: expected a non-empty array");
   if (!llm) return fail(res, 503, "unavailable", "no language model is chosen in the editor");
@@ -104,7 +85,7 @@ async function answer(req: IncomingMessage, res: ServerResponse, llm: LlmClient 
       timeoutMs: REQUEST_TIMEOUT_MS,
       ...(schema && typeof schema === "object" ? { jsonSchema: schema as Record<string, unknown> } : {}),
     });
-    send(res, 200, {
+    sendJson(res, 200, {
       id: `bridge-${randomBytes(6).toString("hex")}`,
       object: "chat.completion",
       model: llm.id,

@@ -4,6 +4,7 @@ import { OpenAiCompatibleClient } from "../../llm/openaiCompatible.js";
 import { startLocalMemory, type LocalMemory } from "../../server/localOwner.js";
 import { encodeLine, lineReader, parseCommand, type LlmEndpoint, type OwnerCommand, type OwnerEvent, type OwnerStart } from "../../server/ownerControl.js";
 import { OwnerLock } from "../../server/ownerLock.js";
+import { stderrLogger } from "../../server/runtime.js";
 
 function emit(event: OwnerEvent): void {
   process.stdout.write(encodeLine(event));
@@ -17,13 +18,8 @@ function errorCode(err: unknown): string {
 
 const llmClient = (llm: LlmEndpoint | null) => (llm ? new OpenAiCompatibleClient({ baseUrl: llm.url, model: llm.model, ...(llm.apiKey ? { apiKey: llm.apiKey } : {}), timeoutMs: 60_000 }) : null);
 
-/** Logs go to stderr (the extension copies them into its output channel); stdout is the event channel. */
-const logger: Logger = {
-  debug: () => undefined,
-  info: (m, f) => process.stderr.write(`[hindsight] info ${m}${f ? ` ${JSON.stringify(f)}` : ""}\n`),
-  warn: (m, f) => process.stderr.write(`[hindsight] warn ${m}${f ? ` ${JSON.stringify(f)}` : ""}\n`),
-  error: (m, f) => process.stderr.write(`[hindsight] error ${m}${f ? ` ${JSON.stringify(f)}` : ""}\n`),
-};
+/** Logs go to stderr (the extension copies them into its output channel, by level); stdout is the event channel. */
+const logger: Logger = { ...stderrLogger(true), debug: () => undefined };
 
 /**
  * `hindsight owner`: the store owner the VS Code extension starts as its child. It reads a start line
