@@ -106,6 +106,7 @@ export async function recallMemories(ctx: EngineContext, params: RecallParams, s
   // A successor found through the memory it replaced is read by stage 2 in that memory's words too.
   const readAs = new Map(passing.map(({ c }) => [c.record.id, (c.via ?? c.record).content]));
   if (asked && scored.length > 0) await rerank(ctx, params.query, scored, boostOf, readAs);
+  secondHandYields(scored, new Set(passing.flatMap(({ c }) => (c.via ? [c.record.id] : []))));
   if (ctx.config.recall.diversify) diversify(scored);
   const working = params.sessionId ? await workingMemory(ctx, q, scope, params.sessionId, now, k, access) : [];
   const workingIds = new Set(working.map((m) => m.id));
@@ -202,6 +203,24 @@ function aboutWhomTheQueryAsks(content: string, q: QueryFeatures): number {
   if (party === null) return 1;
   const named = q.zh ? q.text.includes(party) : contentTokens(party).every((t) => q.tokens.has(t));
   return named ? 1 : OTHER_PERSON_DISCOUNT;
+}
+
+/**
+ * A memory ranked on the words of the memory it replaced never stays above one that answers at
+ * least as well in its own words: second-hand evidence loses the tie, whatever recency or use add.
+ * Examples, in no case file: "Where is the wiki hosted?" ranks "the wiki is hosted on Fly" over
+ * "wiki backups: S3 → R2" reached through "the wiki's backups are hosted on S3"; "票务系统部署在哪？"
+ * ranks "票务系统部署在阿里云" over "监控从 Zabbix 换成了 Prometheus", reached through "票务系统的监控部署在 Zabbix 上".
+ */
+export function secondHandYields(scored: RecalledMemory[], secondHand: Set<string>): void {
+  if (secondHand.size === 0) return;
+  for (const m of scored) {
+    if (!secondHand.has(m.id)) continue;
+    // Its score drops just under the lowest-scored first-hand memory that is at least as relevant and ranked below it.
+    const under = scored.filter((o) => !secondHand.has(o.id) && o.factors.relevance >= m.factors.relevance && o.score <= m.score);
+    if (under.length > 0) m.score = Math.min(...under.map((o) => o.score)) - 1e-9;
+  }
+  scored.sort(byRank);
 }
 
 /** Stable re-order: candidates that add no source turn beyond better-ranked ones go to the back. */

@@ -5,6 +5,7 @@ import { classifyType, inferSubject, isHedged } from "./classify.js";
 import { REDACTION_MARK } from "../guard/index.js";
 import { standaloneChinese, standaloneEnglish } from "./standalone.js";
 import { parseValidUntil } from "./validity.js";
+import { announcesChange, correctsEarlier, oldValues } from "./slot.js";
 
 export interface ExtractedItem {
   content: string;
@@ -95,6 +96,13 @@ export const DROP_RULES: Array<{ name: string; test: (s: string) => boolean }> =
 
 const LEADING_FILLER = /^(reminder|note|fyi|btw|by the way|also|oh,? and|and|again|just to confirm|quick note|ps)\s*[:,\-–—]?\s+/i;
 const LEADING_FILLER_ZH = /^((再|顺便)?(说|讲|提醒|强调|补充)(一下|一遍)|另外|还有)[，,：:]?\s*/;
+/**
+ * Words that frame the telling rather than say anything: a greeting or heads-up in front, a
+ * "just so you know" behind. Examples, in no case file: "Hey team, the staging VPN moved to port
+ * 1195, FYI" → "the staging VPN moved to port 1195"; "跟你说一声，仓库周日不发货哈" → "仓库周日不发货哈".
+ */
+const FRAMING_OPENER = /^(?:(?:hi|hey|hello|hiya|heads[- ]up|good (?:morning|afternoon|evening))(?: there| all| team| everyone| folks| guys)?\s*[,:!—–-]+\s*|(?:你好|您好|嗨|哈喽|跟你说一声|告诉你一声|提醒一下)[，,：:！!]\s*)/iu;
+const FRAMING_TAIL = /[\s,;—–-]+(?:just\s+)?(?:so you know|fyi|for your info(?:rmation)?|for the record|just saying|if that helps)\s*([.!。！]*)$|[，,]?(?:跟你说一声|告诉你一声|供参考)([。！!]*)$/iu;
 
 /** The statement as a standalone sentence about its speaker; a speaker's name is kept in front when the sentence does not name them. */
 function standalone(unit: string, speaker: string | null): string {
@@ -122,9 +130,34 @@ export function turnIsNoise(text: string): boolean {
 /** A discourse marker in front changes nothing about what a sentence is: "Sorry, one sec", "Ok so, brb", "好了先这样", "嗯，我在排队". */
 const DISCOURSE_MARKER = /^(?:(?:sorry|ok(?:ay)?|oh|um+|uh+|well|so|alright|right|anyway)\b[\s,.!…-]*)+|^(?:好了|好吧|嗯+|那个|哦|那)[，,\s]*/iu;
 
-function gateRule(sentence: string): (typeof DROP_RULES)[number] | undefined {
+/** A word that asks the listener to pause: "wait", "hold on", "等等". */
+const PAUSE_OPENER = /^(?:wait|hang on|hold on|hmm+)\b[\s,.!…:;—–-]*|^(?:等等|等一下|慢着)[，,。！!：:\s]*/iu;
+
+/**
+ * A pause word that opens a correction or an update is not an interruption: the speaker stops to
+ * set the record straight, and what follows is judged on its own. Examples, in no case file: "hold
+ * on, that changed last sprint: the API returns ISO dates now", "等等，我记错了，周会改到周四了".
+ */
+function correctionAfterPause(sentence: string): string | null {
   const bare = sentence.replace(DISCOURSE_MARKER, "");
-  return DROP_RULES.find((r) => r.test(sentence) || (bare !== sentence && bare.length > 0 && r.test(bare)));
+  const opener = bare.match(PAUSE_OPENER);
+  if (!opener) return null;
+  const rest = bare.slice(opener[0].length).trim();
+  const corrects = correctsEarlier(rest) || STALE_REMARK.test(rest) || announcesChange(rest) || oldValues(rest).length > 0;
+  if (!corrects || weightedLength(rest) < 20) return null;
+  // "that's outdated — we moved the docs to Starlight": the remark points back; the rest is the statement.
+  const remark = rest.match(STALE_REMARK);
+  const after = remark?.index === 0 ? rest.slice(remark[0].length).replace(/^[\s,，、.。:：;；!！—–-]+/u, "") : "";
+  return weightedLength(after) >= 20 ? after : rest;
+}
+
+/** The speaker calls what was said stale or wrong: "that's out of date", "that was wrong", "那个过时了", "我说错了". */
+const STALE_REMARK = /\b(that|this|it|what i (just )?said|i)\s*('s|'m|'re| is| was| am| were)?\s+(a bit |totally |completely )?(outdated|out of date|obsolete|wrong|incorrect|not (right|true|correct)|no longer (true|right|the case))\b|(?:我|刚才|刚刚|之前)*(?:说错了|记错了)|(?:那个|这个|那条)?(?:信息)?过时了|不对/iu;
+
+function gateRule(sentence: string): (typeof DROP_RULES)[number] | undefined {
+  const judged = correctionAfterPause(sentence) ?? sentence;
+  const bare = judged.replace(DISCOURSE_MARKER, "");
+  return DROP_RULES.find((r) => r.test(judged) || (bare !== judged && bare.length > 0 && r.test(bare)));
 }
 
 export function dropReason(sentence: string): string | null {
@@ -135,7 +168,8 @@ export function dropReason(sentence: string): string | null {
 }
 
 function clean(sentence: string): string {
-  let s = sentence.replace(LEADING_FILLER, "").replace(LEADING_FILLER_ZH, "").trim();
+  let s = (correctionAfterPause(sentence) ?? sentence).replace(FRAMING_OPENER, "").replace(LEADING_FILLER, "").replace(LEADING_FILLER_ZH, "").trim();
+  s = s.replace(FRAMING_TAIL, (_m, en?: string, zh?: string) => en || zh || ".");
   if (s.length > 0) s = s[0]!.toUpperCase() + s.slice(1);
   return s;
 }

@@ -59,6 +59,26 @@ describe("write/extract.extractRules", () => {
     assert.equal(items[0]!.content, "The staging database is on port 5433.");
   });
 
+  it("keeps what a greeting or a 'just so you know' frames, without the framing", () => {
+    const cases: Array<[string, string]> = [
+      ["Hey all, the release branch is cut every second Tuesday, just so you know.", "The release branch is cut every second Tuesday."],
+      ["Heads-up: the nightly backup now lands in the cold-storage bucket.", "The nightly backup now lands in the cold-storage bucket."],
+      ["提醒一下，报销单每月 25 号截止，供参考。", "报销单每月 25 号截止。"],
+    ];
+    for (const [said, kept] of cases) assert.deepEqual(extractRules(said, opts).map((i) => i.content), [kept], said);
+  });
+
+  it("a pause word that opens a correction is not an interruption: the correction is kept, a real pause is not", () => {
+    assert.deepEqual(
+      extractRules("Wait, that's out of date: the invoices service moved from Heroku to Render last month.", opts).map((i) => i.content),
+      ["The invoices service moved from Heroku to Render last month."],
+    );
+    assert.deepEqual(extractRules("等一下，刚才说错了，年会改到一月二十号了。", opts).map((i) => i.content), ["年会改到一月二十号了。"]);
+    assert.deepEqual(extractRules("Hold on, somebody is knocking.", opts), []);
+    assert.deepEqual(extractRules("Hang on, that's wrong.", opts), []);
+    assert.deepEqual(extractRules("等一下，我去拿个快递。", opts), []);
+  });
+
   it("gives third-party statements a lower confidence and their own subject", () => {
     const [item] = extractRules("My friend uses the premium plan.", opts);
     assert.ok(item);
