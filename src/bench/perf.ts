@@ -24,7 +24,7 @@ export interface PerfOptions {
   onProgress?: (message: string) => void;
 }
 
-function percentile(sorted: number[], p: number): number {
+export function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
 }
 

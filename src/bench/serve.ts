@@ -7,6 +7,7 @@ import { MemoryEngine } from "../core/engine.js";
 import type { Clock, Embedder } from "../core/ports.js";
 import type { LanceStore } from "../stores/lancedb/lanceStore.js";
 import { syntheticMemory, syntheticQuery } from "./synthetic.js";
+import { percentile } from "./perf.js";
 
 export interface ServeBenchResult {
   n: number;
@@ -40,10 +41,6 @@ export interface ServeBenchOptions {
 }
 
 const BENCH_TOKEN = "bench-serve-token-0123456789abcdef";
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
-}
 
 function summary(times: number[]): [number, number] {
   const sorted = [...times].sort((a, b) => a - b);

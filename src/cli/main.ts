@@ -1,11 +1,12 @@
 import { HindsightError } from "../core/errors.js";
 import { benchCommand } from "./commands/benchCommand.js";
 import { benchTeamCommand } from "./commands/benchTeamCommand.js";
+import { editCommand, showCommand } from "./commands/detailCommands.js";
 import { evalCommand } from "./commands/evalCommand.js";
 import { exportCommand, importCommand } from "./commands/exportCommand.js";
 import { mcpCommand } from "./commands/mcpCommand.js";
 import { ownerCommand } from "./commands/ownerCommand.js";
-import { forgetCommand, listCommand, recallCommand, rememberCommand } from "./commands/memoryCommands.js";
+import { forgetCommand, ingestCommand, listCommand, recallCommand, rememberCommand } from "./commands/memoryCommands.js";
 import { reembedCommand } from "./commands/reembedCommand.js";
 import { reviewCommand, summarizeCommand } from "./commands/reviewCommands.js";
 import { serveCommand } from "./commands/serveCommand.js";
@@ -23,16 +24,26 @@ const USAGE = `hindsight — memory for coding agents
   hindsight owner                                 (the VS Code extension's store owner, started as its child: JSON lines on
                                                    stdin and stdout, exits when stdin closes; not for use by hand)
   hindsight token create --id ID [--scopes read,write,admin] --projects project:a,team:b|* [--rate N] [--burst N] [--note T] [--tokens FILE] [--json]
-  hindsight token list [--tokens FILE] [--json]  |  hindsight token revoke ID [--tokens FILE]
-  hindsight export [--scope S] [--out FILE]       (JSONL: memories and L0 turns, no vectors)
-  hindsight import FILE [--scope S] [--json]
-  hindsight remember TEXT [--type T] [--subject S] [--confidence C] [--valid-until ISO] [--replaces ID ...] [--scope S]
+  hindsight token list [--tokens FILE] [--json]  |  hindsight token revoke ID [--tokens FILE] [--json]
+  hindsight export [--scope S] [--out FILE] [--json]
+                                                  (JSONL: memories and L0 turns, no vectors)
+  hindsight import FILE [--scope S] [--json]      (ids kept, existing ids skipped; into another scope than the file's:
+                                                   a copy with new ids, links between the records kept)
+  hindsight ingest TEXT [--assistant REPLY] [--session ID] [--scope S] [--json]
+                                                  (judged: what was said in a conversation; extraction decides what,
+                                                   if anything, is kept and what it replaces, as MCP memory_ingest)
+  hindsight remember TEXT [--type T] [--subject S] [--confidence C] [--valid-until ISO] [--replaces ID ...] [--scope S] [--json]
+                                                  (stored exactly as given, still guarded and reconciled with what is
+                                                   known; for conversation text use ingest)
   hindsight recall QUERY [-k N] [--type T] [--scope S] [--json]
-  hindsight forget [QUERY] [--id ID ...] [--match WORD ...] [--scope S]
-  hindsight list [--type T] [--all] [--scope S] [--json]
-  hindsight summarize [TOPIC] [--subject S] [--type T] [--since ISO] [--until ISO] [--propose]
-  hindsight review [list|propose|approve ID|reject ID|rollback ID] [--status S]
-  hindsight reembed [--data DIR]
+  hindsight forget [QUERY] [--id ID ...] [--match WORD ...] [--yes] [--scope S] [--json]
+                                                  (lists what it would forget and asks; --yes for scripts)
+  hindsight show ID [--scope S] [--json]         (a memory: status and why, what it replaced or was replaced by, its turns)
+  hindsight edit ID [--content T] [--type T] [--confidence C] [--valid-until ISO|none] [--pin|--unpin] [--scope S] [--json]
+  hindsight list [--type T] [--status active|superseded|quarantined|archived|all] [--all] [--scope S] [--json]
+  hindsight summarize [TOPIC] [--subject S] [--type T] [--since ISO] [--until ISO] [--propose] [--json]
+  hindsight review [list|propose|approve ID|reject ID|rollback ID] [--status S] [--json]
+  hindsight reembed [--data DIR] [--json]
   hindsight eval FILE|DIR [--json] [--store lancedb|memory] [--gate BASELINE.json] [--case ID]... [--trace] [--config JSON]
   hindsight bench locomo FILE [--k 5,10] [--conversations N] [--json]
   hindsight bench perf [--n 1000,10000,100000] [--json]
@@ -47,8 +58,9 @@ HINDSIGHT_TOKEN (serve's bearer token; default: generated once into the data fol
 HINDSIGHT_TOKENS (the tokens file of serve and token; default: tokens.json in the data folder for token),
 HINDSIGHT_STORE, HINDSIGHT_QDRANT_URL, QDRANT_API_KEY, HINDSIGHT_SCOPE, HINDSIGHT_HOST, HINDSIGHT_PORT (serve, for containers).
 HINDSIGHT_IDLE_EXIT (seconds an owner started by a client stays up without requests; default 600).
-Scope defaults to the current git repository (project:<remote>) or folder. The memory commands (remember,
-recall, forget, list, summarize, review, export, import) and mcp reach the store through its owner
+Ids are shown by their first 8 characters; every ID argument takes any unique prefix of 4 or more.
+Scope defaults to the current git repository (project:<remote>) or folder. The memory commands (ingest, remember,
+recall, forget, show, edit, list, summarize, review, export, import) and mcp reach the store through its owner
 process; --no-daemon opens the store in the command itself (refused while another process owns it).`;
 
 /** The usage lines of one command (its --help). */
@@ -68,6 +80,9 @@ function usageOf(name: string): string {
 const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   mcp: mcpCommand,
   remember: rememberCommand,
+  ingest: ingestCommand,
+  show: showCommand,
+  edit: editCommand,
   recall: recallCommand,
   forget: forgetCommand,
   list: listCommand,

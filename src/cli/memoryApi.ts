@@ -1,6 +1,8 @@
 import { HindsightError, ERROR_CODES, type ErrorCode } from "../core/errors.js";
-import type { MemoryEngine } from "../core/engine.js";
-import type { ForgetInput, ListInput, RecallInput, SummarizeInput, WriteInput } from "../core/model/inputs.js";
+import type { MemoryEngine, MemoryExplanation } from "../core/engine.js";
+import type { EditPatch, EditResult } from "../core/ops/edit.js";
+import type { ForgetInput, IngestInput, ListInput, RecallInput, SummarizeInput, WriteInput } from "../core/model/inputs.js";
+import type { IdKind } from "../core/ops/shortIds.js";
 import type { MemoryRecord } from "../core/model/memory.js";
 import type { CompressionProposal, ProposalStatus } from "../core/model/proposal.js";
 import type { OwnerEndpoint } from "../server/owner.js";
@@ -13,6 +15,13 @@ type Result<K extends keyof MemoryEngine> = MemoryEngine[K] extends (...args: ne
  */
 export interface CliMemory {
   write(input: WriteInput): Promise<Result<"write">>;
+  ingest(input: IngestInput): Promise<Result<"ingest">>;
+  get(id: string): Promise<MemoryRecord>;
+  /** A memory with its source turns and the memories it links to (all of its own scope). */
+  explain(id: string): Promise<MemoryExplanation>;
+  edit(id: string, patch: EditPatch): Promise<EditResult>;
+  /** Full ids for the ids or prefixes a person typed, in the command's scope; errors name `field` (the flag). */
+  resolveIds(ids: string[], kind: IdKind, field: string): Promise<string[]>;
   recall(input: RecallInput): Promise<Result<"recall">>;
   forget(input: ForgetInput): Promise<Result<"forget">>;
   list(input: ListInput): Promise<MemoryRecord[]>;
@@ -29,6 +38,11 @@ export interface CliMemory {
 export function localMemory(engine: MemoryEngine): CliMemory {
   return {
     write: (input) => engine.write(input),
+    ingest: (input) => engine.ingest(input),
+    get: (id) => engine.get(id),
+    explain: (id) => engine.explain(id),
+    edit: (id, patch) => engine.edit(id, patch),
+    resolveIds: (ids, kind, field) => engine.resolveIds(ids, { kind, field }),
     recall: (input) => engine.recall(input),
     forget: (input) => engine.forget(input),
     list: (input) => engine.list(input),
@@ -56,7 +70,8 @@ export function ownerMemory(endpoint: OwnerEndpoint, scope: string): CliMemory {
     }
     const text = await res.text();
     if (!res.ok) throw remoteError(res.status, text);
-    return (res.headers.get("content-type")?.includes("json") ? JSON.parse(text) : text) as T;
+    // An export is application/x-ndjson: text to pass on, not one JSON document.
+    return (/^application\/json\b/.test(res.headers.get("content-type") ?? "") ? JSON.parse(text) : text) as T;
   };
   const q = (params: Record<string, string | string[] | undefined>): string => {
     const search = new URLSearchParams();
@@ -65,6 +80,11 @@ export function ownerMemory(endpoint: OwnerEndpoint, scope: string): CliMemory {
   };
   return {
     write: (input) => call("POST", "/memories", { ...input, scope: input.scope ?? scope }),
+    ingest: (input) => call("POST", "/ingest", { ...input, scope: input.scope ?? scope }),
+    get: async (id) => (await call<{ memory: MemoryRecord }>("GET", `/memories/${encodeURIComponent(id)}`)).memory,
+    explain: (id) => call("GET", `/memories/${encodeURIComponent(id)}?include=turns,links`),
+    edit: (id, patch) => call("PATCH", `/memories/${encodeURIComponent(id)}`, patch),
+    resolveIds: async (ids, kind, field) => (await call<{ ids: string[] }>("GET", `/resolve${q({ id: ids, scope, kind, field })}`)).ids,
     recall: (input) => call("POST", "/recall", { ...input, scope: input.scope ?? scope }),
     forget: (input) => call("POST", "/forget", { ...input, scope: input.scope ?? scope }),
     list: async (input) => {

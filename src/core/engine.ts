@@ -25,8 +25,10 @@ import { listConflicts, type ConflictPair } from "./ops/conflicts.js";
 import { resolveConflict, type ConflictKeep, type ResolveConflictResult } from "./ops/resolveConflict.js";
 import { editMemory, parseEditPatch, pinMemory, type EditPatch, type EditResult } from "./ops/edit.js";
 import { exportJsonl, importJsonl, type ImportProgress, type ImportResult } from "./ops/jsonl.js";
+import { resolveIds, type IdKind } from "./ops/shortIds.js";
 import { deleteQuarantined, listQuarantined, releaseQuarantined, type ReleaseResult } from "./ops/quarantine.js";
-import { LatencyWindow, scopeStats, type EngineStats } from "./ops/stats.js";
+import { scopeStats, type EngineStats } from "./ops/stats.js";
+import { RecallStats } from "./ops/recallStats.js";
 import type { CompressionProposal, ProposalStatus } from "./model/proposal.js";
 import { VectorCache } from "./model/vectorCache.js";
 import type { Clock, Embedder, LlmClient, Logger, MemoryStore, ModelInfo, Reranker } from "./ports.js";
@@ -76,20 +78,19 @@ export interface CallOptions {
  */
 export class MemoryEngine {
   /** Shared with every actingAs() view of this engine (reconfigure() reaches them all). */
-  private readonly state: { ctx: EngineContext | null; access: AccessTracker | null; config: EngineConfig; llm: LlmClient | null };
+  private readonly state: { ctx: EngineContext | null; access: AccessTracker | null; recallStats: RecallStats | null; config: EngineConfig; llm: LlmClient | null };
   /** The audit actor of this view (undefined: the configured actor). */
   private readonly viewActor: string | undefined = undefined;
   /** The scope this view's calls use when they name none (undefined: the configured default). */
   private readonly viewScope: string | undefined = undefined;
   /** Mutations run one at a time: a dedup or supersede decision reads the store and must see every earlier write. */
   private readonly mutations = new Serial();
-  private readonly recallLatency = new LatencyWindow();
 
   constructor(
     private readonly deps: EngineDeps,
     config: EngineConfigInput = {},
   ) {
-    this.state = { ctx: null, access: null, config: resolveConfig(config), llm: deps.llm ?? null };
+    this.state = { ctx: null, access: null, recallStats: null, config: resolveConfig(config), llm: deps.llm ?? null };
   }
 
   get config(): EngineConfig {
@@ -137,6 +138,9 @@ export class MemoryEngine {
     const finished = await finishInterruptedCompressions(this.state.ctx);
     if (finished > 0) logger.warn("finished compression decisions a crash had interrupted", { count: finished });
     this.state.access = new AccessTracker(this.deps.store, (err) => logger.warn("could not record memory access counts", { error: String(err) }));
+    const recallStats = new RecallStats(this.deps.store, (err) => logger.warn("could not keep the recall statistics", { error: String(err) }), this.deps.clock.now());
+    await recallStats.load();
+    this.state.recallStats = recallStats;
   }
 
   private context(options: CallOptions = {}): EngineContext {
@@ -220,7 +224,7 @@ export class MemoryEngine {
     const timer = this.deps.timer ?? (() => this.deps.clock.now());
     const started = timer();
     const result = await recallMemories(this.context(), p, this.scopeOf(p.scope), this.access as AccessTracker);
-    this.recallLatency.record(timer() - started, result.memories.length > 0);
+    this.state.recallStats?.record(timer() - started, result.memories.length > 0, this.deps.clock.now());
     return result;
   }
 
@@ -299,9 +303,10 @@ export class MemoryEngine {
     return this.mutations.run(() => resolveConflict(this.context(options), aId, bId, k));
   }
 
-  /** Counts per layer, type and status of a scope, and this engine's recall latency (p50 / p95) and hit rate. */
+  /** Counts per layer, type and status of a scope, and the store's recall count, latency (p50 / p95), hit rate and hourly history. */
   async stats(scope?: string): Promise<EngineStats> {
-    return scopeStats(this.context(), this.scopeOf(scope === undefined ? undefined : parseInput(ScopeSchema, scope, "scope")), this.recallLatency);
+    const ctx = this.context();
+    return scopeStats(ctx, this.scopeOf(scope === undefined ? undefined : parseInput(ScopeSchema, scope, "scope")), this.state.recallStats as RecallStats);
   }
 
   /** Every memory (all fields, no vectors) and L0 turn of a scope as JSONL (see ops/jsonl.ts). */
@@ -312,7 +317,8 @@ export class MemoryEngine {
   }
 
   /**
-   * Loads JSONL written by exportJsonl: keeps ids, skips existing ones, re-embeds every record with
+   * Loads JSONL written by exportJsonl: keeps ids (records moved into another `scope` are copies with
+   * new ids, their links following), skips existing ones, re-embeds every record with
    * this engine's model (embeddingModel becomes the store's); bad lines are reported by line number.
    * `onProgress(done, total)` is called after every 100 records written (and once at the end).
    */
@@ -385,6 +391,17 @@ export class MemoryEngine {
     return { memories: matching.slice(page.offset, page.offset + page.limit), total: matching.length };
   }
 
+  /**
+   * Full ids for ids or id prefixes (e.g. the 8 characters the CLI shows) of a scope's memories, any
+   * status, or of its proposals (`kind`). No match is NOT_FOUND, several are INVALID_INPUT; both name `field`.
+   */
+  async resolveIds(inputs: string[], options: { scope?: string; kind?: IdKind; field?: string } = {}): Promise<string[]> {
+    const ids = parseInput(z.array(IdSchema).max(1000), inputs, options.field ?? "ids");
+    const kind = parseInput(z.enum(["memory", "proposal"]).default("memory"), options.kind, "kind");
+    const scope = this.scopeOf(options.scope === undefined ? undefined : parseInput(ScopeSchema, options.scope, "scope"));
+    return resolveIds(this.context(), ids, { field: options.field ?? "id", kind, scope });
+  }
+
   async count(scope?: string): Promise<number> {
     const ctx = this.context();
     return ctx.store.countMemories({ scope: this.scopeOf(scope), statuses: ["active"], validAt: ctx.clock.now() });
@@ -455,17 +472,20 @@ export class MemoryEngine {
 
   async flush(): Promise<void> {
     await this.access?.flush();
+    await this.state.recallStats?.flush();
   }
 
   async close(): Promise<void> {
     const ctx = this.state.ctx;
     if (!ctx) return;
     await this.mutations.idle();
-    // Access counts only order recall: a full or read-only disk must not keep the store from closing.
-    await this.flush().catch((err: unknown) => ctx.logger.warn("could not record memory access counts", { error: String(err) }));
+    // Access counts only order recall and statistics only report: a full or read-only disk must not keep the store from closing.
+    await this.access?.flush().catch((err: unknown) => ctx.logger.warn("could not record memory access counts", { error: String(err) }));
+    await this.state.recallStats?.flush().catch((err: unknown) => ctx.logger.warn("could not keep the recall statistics", { error: String(err) }));
     await ctx.store.close();
     this.state.ctx = null;
     this.state.access = null;
+    this.state.recallStats = null;
   }
 }
 

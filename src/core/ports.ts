@@ -82,6 +82,33 @@ export interface Page {
   offset?: number;
 }
 
+/** One hour with recalls in it: its count, hits and latency (durations kept only while it is the current hour). */
+export interface RecallHour {
+  /** Start of the hour (epoch ms). */
+  at: number;
+  count: number;
+  hits: number;
+  p50Ms: number | null;
+  p95Ms: number | null;
+  durations?: number[];
+}
+
+/**
+ * The recall statistics of a store's owner (core/ops/recallStats.ts), kept with the store so a
+ * restarted owner continues them and every client of it sees the same history. Plain JSON.
+ */
+export interface RecallStatsRecord {
+  /** When counting began (epoch ms). */
+  since: number;
+  count: number;
+  hits: number;
+  sumMs: number;
+  /** The last recall durations (ms), oldest first: the p50 / p95 "now". */
+  recent: number[];
+  /** Hours with recalls, oldest first. */
+  hours: RecallHour[];
+}
+
 /**
  * Persistence for memories (L1-L3), L0 turns, the audit log and the embedding-model guard.
  * Implementations serialise their own writes: concurrent calls never corrupt or drop data.
@@ -124,6 +151,11 @@ export interface MemoryStore {
 
   appendAudit(entry: AuditEntry): Promise<void>;
   listAudit(page?: Page & { scope?: string }): Promise<AuditEntry[]>;
+
+  /** The recall statistics kept with the store (all scopes), or null before any were written. */
+  getRecallStats(): Promise<RecallStatsRecord | null>;
+  /** Replaces them (one small document; a model change by reembed keeps them). */
+  putRecallStats(stats: RecallStatsRecord): Promise<void>;
 
   /**
    * Re-embeds every memory and turn with another model and records it as the store's model.

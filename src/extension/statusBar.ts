@@ -1,7 +1,8 @@
 import * as vscode from "vscode";
 import type { MemoryService } from "./memoryService.js";
+import { statusBarView } from "./statusBarText.js";
 
-/** Memory count of the current project and the server state; a click opens the sidebar. */
+/** "Memory" with the project's count or the server state (statusBarText.ts); a click opens the sidebar. */
 export class MemoryStatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem("hindsight.status", vscode.StatusBarAlignment.Right, 100);
   private count: number | null = null;
@@ -31,16 +32,18 @@ export class MemoryStatusBar implements vscode.Disposable {
   }
 
   private render(): void {
-    const s = this.service.state;
-    const scope = this.service.activeScope();
-    const team = this.service.isTeam;
-    const icon = s === "running" ? (team ? "$(organization)" : "$(database)") : s === "starting" ? "$(loading~spin)" : s === "failed" ? "$(error)" : "$(circle-outline)";
-    this.item.text = s === "running" && this.count !== null ? `${icon} ${this.count}` : `${icon} memory`;
-    const state =
-      s === "running" ? `${team ? "team server" : "server running"} at ${this.service.endpoint?.url ?? "?"}` : s === "starting" ? "server starting…" : s === "failed" ? `server failed: ${this.service.error ?? ""}` : team ? "team server: connects on first use" : "server starts on first use";
-    this.item.tooltip = new vscode.MarkdownString(`**Hindsight** — ${this.count ?? "?"} active memories in \`${scope}\`\n\n${state}\n\nClick to open the memory sidebar.`);
-    this.item.accessibilityInformation = { label: `Hindsight memory: ${this.count ?? "unknown"} memories, ${state}` };
-    this.item.backgroundColor = s === "failed" ? new vscode.ThemeColor("statusBarItem.errorBackground") : undefined;
+    const view = statusBarView({
+      state: this.service.state,
+      count: this.count,
+      scope: this.service.activeScope(),
+      team: this.service.isTeam,
+      url: this.service.endpoint?.url ?? null,
+      error: this.service.error,
+    });
+    this.item.text = view.text;
+    this.item.tooltip = new vscode.MarkdownString(view.tooltip);
+    this.item.accessibilityInformation = { label: view.accessibility };
+    this.item.backgroundColor = view.failed ? new vscode.ThemeColor("statusBarItem.errorBackground") : undefined;
   }
 
   /** The text shown (for tests). */

@@ -46,7 +46,7 @@ export const MemorySchema = z.object({
 });
 export type Memory = z.output<typeof MemorySchema>;
 
-/** One line of the memory list: what a row shows, content cut to a preview. */
+/** One line of the memory list: what a row shows; preview is the content on one line (whitespace collapsed). */
 export const MemoryRowSchema = z.object({
   id: z.string(),
   layer: LayerSchema,
@@ -90,6 +90,10 @@ export type MemoryDetail = z.output<typeof MemoryDetailSchema>;
 export const ScoreFactorsSchema = z.object({ relevance: z.number(), confidence: z.number(), timeDecay: z.number(), accessBoost: z.number() });
 export type ScoreFactors = z.output<typeof ScoreFactorsSchema>;
 
+/** The engine's weights: score = relevance·w.relevance + confidence·w.confidence + timeDecay·w.timeDecay + accessBoost·w.access. */
+export const ScoreWeightsSchema = z.object({ relevance: z.number(), confidence: z.number(), timeDecay: z.number(), access: z.number() });
+export type ScoreWeights = z.output<typeof ScoreWeightsSchema>;
+
 export const RecalledSchema = z.object({
   id: z.string(),
   layer: z.union([LayerSchema, z.literal("L0")]),
@@ -99,7 +103,7 @@ export const RecalledSchema = z.object({
   confidence: z.number(),
   score: z.number(),
   factors: ScoreFactorsSchema,
-  relevanceSource: z.enum(["cross-encoder", "bi-encoder", "fused"]),
+  relevanceSource: z.enum(["cross-encoder", "bi-encoder", "fused", "full-text"]),
   createdAt: EpochMs,
   confirmedAt: EpochMs,
   validUntil: EpochMs.nullable(),
@@ -119,6 +123,8 @@ export const RecallResultSchema = z.object({
   conflicts: z.array(RecallConflictSchema),
   usedFallback: z.boolean(),
   text: z.string(),
+  /** The weights the scores were summed with (null: a server too old to say). */
+  weights: ScoreWeightsSchema.nullable().default(null),
 });
 export type RecallResult = z.output<typeof RecallResultSchema>;
 
@@ -175,11 +181,15 @@ export const StatsSchema = z.object({
     p95Ms: z.number().nullable(),
     hits: z.number(),
     hitRate: z.number().nullable(),
+    /** When the store began counting (null: a server too old to keep them with the store). */
+    since: EpochMs.nullable().default(null),
+    /** Hours with recalls, oldest first. */
+    history: z.array(z.object({ at: EpochMs, count: z.number(), hits: z.number(), p50Ms: z.number().nullable(), p95Ms: z.number().nullable() })).default([]),
   }),
 });
 export type Stats = z.output<typeof StatsSchema>;
 
-/** One sample of the recall latency the server reported, kept by the extension to draw it over time. */
+/** One hour of the recall latency the server keeps with its store, as the chart draws it. */
 export const LatencySampleSchema = z.object({ at: EpochMs, p50Ms: z.number().nullable(), p95Ms: z.number().nullable(), count: z.number() });
 export type LatencySample = z.output<typeof LatencySampleSchema>;
 

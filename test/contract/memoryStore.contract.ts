@@ -279,6 +279,20 @@ export function runStoreContract(name: string, makeStore: () => Promise<StoreHan
       });
     });
 
+    describe("recall statistics", () => {
+      it("none before the first put; a put replaces the whole document; a reembed keeps it", async () => {
+        assert.equal(await store.getRecallStats(), null);
+        const first = { since: T0, count: 2, hits: 1, sumMs: 12.5, recent: [4.5, 8], hours: [{ at: T0, count: 2, hits: 1, p50Ms: 4.5, p95Ms: 8, durations: [4.5, 8] }] };
+        await store.putRecallStats(first);
+        assert.deepEqual(await store.getRecallStats(), first);
+        const second = { ...first, count: 3, recent: [4.5, 8, 1], hours: [{ at: T0, count: 2, hits: 1, p50Ms: 4.5, p95Ms: 8 }, { at: T0 + 3_600_000, count: 1, hits: 0, p50Ms: 1, p95Ms: 1, durations: [1] }] };
+        await store.putRecallStats(second);
+        assert.deepEqual(await store.getRecallStats(), second);
+        await store.reembed({ id: "other-model", dimension: D }, async (texts) => texts.map(() => axis(D, 0)));
+        assert.deepEqual(await store.getRecallStats(), second);
+      });
+    });
+
     describe("review queue", () => {
       const proposal = (id: string, scope: string, status: "pending" | "approved", createdAt: number) => ({
         id,
@@ -367,6 +381,8 @@ export function runStoreContract(name: string, makeStore: () => Promise<StoreHan
           await store.putMemories([{ record: rec, vector: axis(D, 0) }]);
           await store.putTurns([{ record: turnRecord({ id: "t1", user: "We deploy the web app to Fly.io." }), vector: axis(D, 0) }]);
           await store.appendAudit(auditEntry({ id: "e1" }));
+          const stats = { since: T0, count: 1, hits: 1, sumMs: 3, recent: [3], hours: [{ at: T0, count: 1, hits: 1, p50Ms: 3, p95Ms: 3, durations: [3] }] };
+          await store.putRecallStats(stats);
           await store.close();
           assert.ok(handle.reopen, "a persistent store must provide reopen");
 
@@ -377,6 +393,7 @@ export function runStoreContract(name: string, makeStore: () => Promise<StoreHan
           assert.deepEqual(await store.getMemories(["m1"]), [rec]);
           assert.equal((await store.getTurns(["t1"])).length, 1);
           assert.deepEqual((await store.listAudit()).map((e) => e.id), ["e1"]);
+          assert.deepEqual(await store.getRecallStats(), stats, "the recall statistics survive a restart");
           assert.deepEqual((await store.searchMemoriesByVector(axis(D, 0), {}, 1)).map((h) => h.record.id), ["m1"]);
           assert.deepEqual((await store.searchMemoriesByText("deploy", {}, 5)).map((h) => h.record.id), ["m1"]);
           assert.deepEqual((await store.searchTurnsByText("deploy", {}, 5)).map((h) => h.record.id), ["t1"]);

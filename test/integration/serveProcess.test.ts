@@ -40,6 +40,9 @@ describe("integration: `hindsight serve` as a process (LanceDB, real model)", fu
 
     assert.equal((await http(first.url, "GET", "/healthz")).status, 200);
     assert.equal((await http(first.url, "GET", "/api/v1/stats")).status, 401);
+    // What to do next: the scope and where it came from, and an agent config that reads the token file.
+    assert.match(first.stderr(), /next steps\n {2}scope +project:served \(from --scope/);
+    assert.ok(first.stderr().includes(`claude mcp add --transport http hindsight ${first.url}/mcp --header "Authorization: Bearer $(cat ${join(data, TOKEN_FILE)})"`), first.stderr());
     const w = await http(first.url, "POST", "/api/v1/memories", { token, body: { content: "Unit tests use Vitest, not Jest.", type: "fact" } });
     assert.equal(w.status, 201, w.text);
     const edited = await http(first.url, "PATCH", `/api/v1/memories/${w.json.id}`, { token, body: { content: "Unit tests use Vitest with the jsdom environment." } });

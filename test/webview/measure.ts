@@ -118,7 +118,7 @@ async function scroll(sp: SidebarPage, n: number): Promise<void> {
       for (;;) {
         await new Promise((r) => requestAnimationFrame(r));
         // The row at the new scroll position is rendered (not the old window) and nothing in view is a placeholder.
-        const here = document.querySelector(`#mem-row-${Math.floor(list.scrollTop / 44) + 1}`);
+        const here = document.querySelector(`#mem-row-${Math.floor(list.scrollTop / 58) + 1}`); // ROW_H of views/memories.ts
         if (here && !here.classList.contains("placeholder") && document.querySelectorAll(".row.placeholder").length === 0) break;
       }
       return performance.now() - started;

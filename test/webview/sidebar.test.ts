@@ -7,7 +7,8 @@ import type { SidebarBackendTarget } from "../../src/extension/sidebar/backend.j
 import { MemoryRunHistory } from "../../src/extension/sidebar/history.js";
 import { EvalFolderSuites } from "../../src/extension/sidebar/suites.js";
 import { requestSchemas, type Method } from "../../src/protocol/requests.js";
-import { evalWorkspace, seed, startRealServer, type RealServer, type Seeded } from "./fixture.js";
+import { FakeEmbedder } from "../helpers/fakes.js";
+import { evalWorkspace, realEmbedder, SCOPE, seed, startRealServer, type RealServer, type Seeded } from "./fixture.js";
 import { ensureWebviewBundle, launchChromium, SidebarPage } from "./harness.js";
 import type { ThemeName } from "./themes.js";
 
@@ -17,6 +18,7 @@ declare const document: any;
 
 const THEMES: ThemeName[] = ["light", "dark", "high-contrast"];
 const squash = (s: string | null): string => (s ?? "").replace(/\s+/g, " ").trim();
+const HOUR = 3_600_000;
 
 describe("sidebar webview: the built bundle in Chromium, through the router, against the real engine over REST", function () {
   this.timeout(120_000);
@@ -108,6 +110,29 @@ describe("sidebar webview: the built bundle in Chromium, through the router, aga
       assert.equal(await page.locator(".row.item .conflict").count(), 2, "both sides of the conflict are flagged");
       assert.equal(await page.locator(".vlist").getAttribute("role"), "tree");
       await shoot("memories");
+    });
+
+    it("wraps a long statement to two lines, and its tooltip holds all of it", async () => {
+      const content =
+        "Logs of the billing service are kept for 30 days in the eu-west bucket, then moved to cold storage for a year; " +
+        "access needs the on-call role and every read is audited, so ask the platform team before exporting any of them.";
+      const id = (await real.engine.write({ content, type: "constraint", subject: "log retention" })).id as string;
+      try {
+        await page.locator("vscode-textfield.search input").fill("billing service are kept");
+        await summaryIs(/^1 memory matching/);
+        await rowsAre(1);
+        const main = page.locator(`.row.item[data-id="${id}"] .row-main`);
+        assert.equal(await main.getAttribute("title"), content, "the whole statement on hover");
+        const box = await main.evaluate((el: { clientHeight: number; scrollHeight: number }) => ({ client: el.clientHeight, scroll: el.scrollHeight }));
+        assert.equal(box.client, 34, "two lines of 17 px");
+        assert.ok(box.scroll > box.client, `the rest is clamped (${box.scroll} > ${box.client})`);
+        const row = await page.locator(`.row.item[data-id="${id}"]`).evaluate((el: { scrollHeight: number; clientHeight: number }) => el.scrollHeight <= el.clientHeight + 2);
+        assert.ok(row, "the meta line still fits in the row");
+      } finally {
+        await real.engine.forget({ id });
+        await page.locator("vscode-textfield.search input").fill("");
+        await summaryIs(/^11 memories/);
+      }
     });
 
     it("searches content and subject across the whole store", async () => {
@@ -232,19 +257,43 @@ describe("sidebar webview: the built bundle in Chromium, through the router, aga
   });
 
   describe("Recall playground", () => {
-    it("shows the ranked result as the agent gets it: a bar per factor, the relevance source, the latency", async () => {
+    it("shows the ranked result as the agent gets it: each factor's share of the score, the relevance source, the latency", async () => {
       await openTab("recall");
       await page.locator("#recall-query input").fill("Which database does the API use?");
       await page.locator("vscode-button.run-recall").click();
       await page.locator(".recall-list li").first().waitFor();
       assert.match(squash(await page.locator(".recall-list li .recalled-content").first().textContent()), /PostgreSQL 17/);
       const first = page.locator(".recall-list li").first();
-      assert.deepEqual((await first.locator(".factor-name").allTextContents()).map(squash), ["relevance", "confidence", "decay", "access"]);
-      const meters = await first.locator('[role="meter"]').evaluateAll((els) => els.map((e) => Number((e as unknown as { getAttribute(n: string): string }).getAttribute("aria-valuenow"))));
-      assert.equal(meters.length, 4);
-      assert.ok(meters.every((v) => v >= 0 && v <= 1), String(meters));
-      assert.equal(meters[2], 1, "a pinned memory does not decay");
-      assert.match(squash(await first.locator(".chips").textContent()), /fused vector \+ full text/);
+      assert.deepEqual((await first.locator(".factor-name").allTextContents()).map(squash), ["relevance", "confidence", "recency", "use"]);
+      const weights = real.engine.config.weights;
+      const meters = await first.locator('[role="meter"]').evaluateAll((els) =>
+        els.map((e) => {
+          const el = e as unknown as { getAttribute(n: string): string };
+          return { now: Number(el.getAttribute("aria-valuenow")), max: Number(el.getAttribute("aria-valuemax")) };
+        }),
+      );
+      assert.deepEqual(meters.map((m) => m.max), [weights.relevance, weights.confidence, weights.timeDecay, weights.access], "each bar's cap is the engine's weight, sent through the protocol");
+      const score = Number(squash(await first.locator(".score").textContent()));
+      const sum = meters.reduce((n, m) => n + m.now, 0);
+      assert.ok(Math.abs(sum - score) < 0.006, `the contributions add up to the score: ${sum} vs ${score}`);
+      assert.ok(Math.abs(meters[2]!.now - weights.timeDecay) < 1e-9, "a pinned memory does not decay: recency adds its whole weight");
+      assert.ok(meters[0]!.now < weights.relevance + 1e-9 && meters[0]!.now > 0.3, "relevance is shown weighted, not as a raw 1.00");
+      const factors = await first.locator(".factor").evaluateAll((els) => els.map((e) => (e as unknown as { getAttribute(n: string): string }).getAttribute("title")));
+      assert.match(factors[0] ?? "", /^relevance \d\.\d\d × weight 0\.65 = \d\.\d{3}/, "the raw value on hover");
+      assert.match(squash(await page.locator(".factor-note").textContent()), /factor × its weight.*scaled per query.*1\.00/);
+      const chips = first.locator(".chips");
+      assert.equal(squash(await chips.locator(".chip-layer").textContent()), "L3 · long-term");
+      assert.equal(squash(await chips.locator(".chip-type").textContent()), "fact");
+      assert.equal(squash(await chips.locator(".chip-subject").textContent()), "database");
+      assert.equal(squash(await chips.locator(".chip-source").textContent()), "relevance: vector + full text");
+      // Four chips, four looks: no two share background, border and text colour.
+      const looks = await chips.locator(".chip-layer, .chip-type, .chip-subject, .chip-source").evaluateAll((els) =>
+        els.map((e) => {
+          const c = (e as unknown as { ownerDocument: { defaultView: { getComputedStyle(x: unknown): Record<string, string> } } }).ownerDocument.defaultView.getComputedStyle(e);
+          return `${c.backgroundColor}|${c.borderTopColor}|${c.borderTopStyle}|${c.color}`;
+        }),
+      );
+      assert.equal(new Set(looks).size, 4, looks.join(" / "));
       assert.match(squash(await page.locator(".recall-summary").textContent()), /memor(y|ies) in [\d.]+ (ms|s)/);
       assert.match(await page.locator(".agent-text pre").textContent() ?? "", /PostgreSQL 17/);
       await shoot("recall");
@@ -254,8 +303,33 @@ describe("sidebar webview: the built bundle in Chromium, through the router, aga
       await page.locator("#recall-query input").fill("What is the release branch named?");
       await page.locator("vscode-button.run-recall").click();
       await page.locator(".conflict-box").waitFor();
-      assert.match(squash(await page.locator(".conflict-box").textContent()), /1 unresolved conflict: about “release branch”/);
+      const box = squash(await page.locator(".conflict-box").textContent());
+      assert.match(box, /1 unresolved conflict: “The release branch is named (trunk|main)\.” and “The release branch is named (trunk|main)\.” disagree, and hindsight cannot tell which is current/);
+      assert.doesNotMatch(box, /tie window/);
       assert.equal(await page.locator(".recalled.in-conflict").count(), 2);
+    });
+
+    it("says when relevance came from full text alone (a model that cannot read Chinese)", async () => {
+      // A server whose embedding model reads English only (the tests' hashing embedder has MiniLM's profile).
+      const english = await startRealServer(new FakeEmbedder());
+      try {
+        await english.engine.write({ content: "我们的主数据库是PostgreSQL 16。", type: "fact", subject: "数据库" });
+        target = english.target;
+        sp.router.sendSession();
+        await page.locator("#recall-query input").fill("主数据库用的是什么？");
+        await page.locator("vscode-button.run-recall").click();
+        await page.waitForFunction(() => /PostgreSQL 16/.test(document.querySelector(".recall-list .recalled-content")?.textContent ?? ""), undefined, { timeout: 15_000 });
+        const source = page.locator(".recall-list li").first().locator(".chip-source");
+        assert.equal(squash(await source.textContent()), "relevance: full text only");
+        assert.match((await source.getAttribute("title")) ?? "", /cannot read this query or memory/);
+        assert.match(squash(await page.locator(".recall-summary").textContent()), /relevance: full text only/);
+        assert.doesNotMatch(squash(await page.locator(".recall-list").textContent()), /vector/);
+        await shoot("recall-full-text");
+      } finally {
+        target = real.target;
+        sp.router.sendSession();
+        await english.close();
+      }
     });
   });
 
@@ -264,7 +338,19 @@ describe("sidebar webview: the built bundle in Chromium, through the router, aga
       await openTab("review");
       await page.locator(".conflict-card").waitFor();
       assert.equal(await page.locator(".conflict-card").count(), 1);
-      assert.match(squash(await page.locator(".conflict-card").textContent()), /newer .* The release branch is named trunk\. older .* The release branch is named main\./);
+      const card = page.locator(".conflict-card");
+      assert.equal(squash(await card.locator(".conflict-title").textContent()), "“The release branch is named trunk.” or “The release branch is named main.”", "titled by the two statements, not the subject");
+      assert.equal(
+        squash(await card.locator(".conflict-why").textContent()),
+        "Both say something different about “release branch”, 20 seconds apart, with the same confidence — hindsight cannot tell which is current.",
+      );
+      assert.match(squash(await card.textContent()), /Newer .* The release branch is named trunk\. Keep this one Older .* The release branch is named main\. Keep this one/);
+      assert.equal(
+        await card.locator("vscode-button.keep-newer").getAttribute("title"),
+        "Keep “The release branch is named trunk.”: “The release branch is named main.” is marked replaced — kept as history, no longer recalled.",
+      );
+      assert.match((await card.locator("vscode-button.keep-both").getAttribute("title")) ?? "", /stay active and are no longer reported as a conflict/);
+      assert.doesNotMatch(squash(await page.locator("hs-review").textContent()), /tie window/);
       const proposal = page.locator(`.proposal-card[data-id="${ids.proposal}"]`);
       assert.match(squash(await proposal.locator(".originals summary").textContent()), /4 original memories/);
       const diff = squash(await proposal.locator(".diff-text").textContent());
@@ -347,10 +433,37 @@ describe("sidebar webview: the built bundle in Chromium, through the router, aga
       const stats = await real.engine.stats();
       assert.match(squash(await page.locator(".stat-line").first().textContent()), new RegExp(`${stats.total} stored · ${stats.byStatus.active} active`));
       assert.match(squash(await page.locator("#h-latency + .stat-line").textContent()), /2 recalls · p50 [\d.]+ (ms|s) · p95/);
+      assert.match(squash(await page.locator(".stat-since").textContent()), /Every recall from this store since .*each point is one hour with recalls/);
       const audit = squash(await page.locator(".audit").textContent());
       assert.match(audit, /conflict resolved/);
       assert.match(audit, /approved compression/);
       assert.ok(!audit.includes("Ignore previous instructions"), "the audit log never shows content");
+    });
+
+    it("draws the store's recall history by hour, the same for every client and after a restart", async () => {
+      // Recalls by another client (an agent through REST), an hour and two hours later.
+      for (const hours of [1, 2]) {
+        real.clock.advance(HOUR);
+        for (let i = 0; i < hours; i++) await real.engine.recall({ query: "Which database does the API use?" });
+      }
+      await page.locator("hs-activity").evaluate((el: { invalidate(): void }) => el.invalidate());
+      await page.waitForFunction(() => document.querySelectorAll("hs-activity circle.chart-dot.tone-blue").length === 3, undefined, { timeout: 15_000 });
+      assert.match(squash(await page.locator("#h-latency + .stat-line").textContent()), /^5 recalls/);
+      assert.match((await page.locator("hs-activity .chart svg").getAttribute("aria-label")) ?? "", /over 3 hours with recalls/);
+      // A restarted owner on the same store reports the same history.
+      const before = (await real.engine.stats()).recall;
+      await real.engine.flush();
+      const { MemoryEngine } = await import("../../src/core/engine.js");
+      const { LanceStore } = await import("../../src/stores/lancedb/lanceStore.js");
+      const other = new MemoryEngine({ store: new LanceStore({ dir: join(real.dir, "store") }), embedder: realEmbedder(), clock: real.clock }, { defaultScope: SCOPE });
+      await other.open();
+      try {
+        const after = (await other.stats()).recall;
+        assert.equal(after.count, before.count);
+        assert.deepEqual(after.history, before.history);
+      } finally {
+        await other.close();
+      }
       await shoot("activity");
     });
   });

@@ -35,3 +35,23 @@ export const TYPE_NAMES: Record<string, string> = {
   fact: "fact",
   event: "event",
 };
+
+/** A duration in words: "a few seconds", "20 seconds", "5 minutes", "3 hours", "2 days". */
+export function fmtDuration(ms: number): string {
+  const s = Math.round(Math.abs(ms) / 1000);
+  const unit = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+  if (s < 10) return "a few seconds";
+  if (s < 90) return unit(s, "second");
+  if (s < 5400) return unit(Math.round(s / 60), "minute");
+  if (s < 129_600) return unit(Math.round(s / 3600), "hour");
+  return unit(Math.round(s / 86_400), "day");
+}
+
+/** A statement cut to about `max` characters at a word boundary, for titles. */
+export function shorten(text: string, max = 48): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  if (flat.length <= max) return flat;
+  const cut = flat.slice(0, max - 1);
+  const space = cut.lastIndexOf(" ");
+  return `${(space > max * 0.6 ? cut.slice(0, space) : cut).replace(/[\s,;:.—-]+$/, "")}…`;
+}

@@ -2,13 +2,14 @@ import { parseArgs } from "node:util";
 import { HindsightError } from "../../core/errors.js";
 import { MEMORY_TYPES, type MemoryType } from "../../core/model/memory.js";
 import { PROPOSAL_STATUSES, type CompressionProposal, type ProposalStatus } from "../../core/model/proposal.js";
+import { shortId } from "../../core/ops/shortIds.js";
 import { SESSION_OPTIONS, withMemory } from "./engineSession.js";
 import { print, printJson } from "../output.js";
 
 const COMMON = { ...SESSION_OPTIONS, json: { type: "boolean" } } as const;
 
 function describe(p: CompressionProposal): string {
-  return `${p.id.slice(0, 8)}  ${p.status.padEnd(11)} ${p.type} "${p.subject}" (${p.sourceIds.length} memories, ${p.summarizer})\n    ${p.summary}`;
+  return `${shortId(p.id)}  ${p.status.padEnd(11)} ${p.type} "${p.subject}" (${p.sourceIds.length} memories, ${p.summarizer})\n    ${p.summary}`;
 }
 
 /** `hindsight summarize [TOPIC] [--subject S] [--type T] [--since ISO] [--until ISO] [--propose]` */
@@ -34,7 +35,7 @@ export async function summarizeCommand(argv: string[]): Promise<number> {
     if (values.json) printJson(r);
     else {
       print(r.summary || "Nothing to summarize.");
-      print(`(${r.sourceIds.length} memories, ${r.summarizer}${r.proposal ? `; filed for review as ${r.proposal.id}` : ""})`);
+      print(`(${r.sourceIds.length} memories, ${r.summarizer}${r.proposal ? `; filed for review as ${shortId(r.proposal.id)}` : ""})`);
     }
     return 0;
   });
@@ -55,7 +56,10 @@ export async function reviewCommand(argv: string[]): Promise<number> {
     let out: CompressionProposal[];
     if (action === "list") out = await memory.listProposals(values.status ? [values.status as ProposalStatus] : undefined);
     else if (action === "propose") out = await memory.proposeCompressions();
-    else if (action === "approve" || action === "reject" || action === "rollback") out = [await memory.decideProposal(needId(), action)];
+    else if (action === "approve" || action === "reject" || action === "rollback") {
+      const [full] = await memory.resolveIds([needId()], "proposal", "ID");
+      out = [await memory.decideProposal(full as string, action)];
+    }
     else throw new HindsightError("INVALID_INPUT", `review: unknown action "${action}" (list, propose, approve, reject, rollback)`, { field: "action" });
     if (values.json) printJson(out);
     else {

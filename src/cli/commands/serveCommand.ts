@@ -1,4 +1,4 @@
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { parseArgs } from "node:util";
 import { HindsightError } from "../../core/errors.js";
 import { defaultHome, scopeForFolder } from "../../server/paths.js";
@@ -8,6 +8,7 @@ import { resolveServerToken, type ServerToken } from "../../server/token.js";
 import { storeFor } from "../../server/storeFactory.js";
 import { OwnerLock } from "../../server/ownerLock.js";
 import { TokenFileAuth } from "../../server/tokenAuth.js";
+import { serveHints } from "./serveHints.js";
 
 function isLoopbackOrAny(host: string): boolean {
   return host === "0.0.0.0" || host === "::" || host === "localhost" || host.startsWith("127.") || host === "::1";
@@ -91,7 +92,8 @@ export async function serveCommand(argv: string[]): Promise<number> {
       qdrantPrefix: flagOrEnv(values["qdrant-prefix"], "HINDSIGHT_QDRANT_PREFIX"),
       logger,
     });
-    const scope = flagOrEnv(values.scope, "HINDSIGHT_SCOPE") ?? scopeForFolder(process.cwd());
+    const givenScope = flagOrEnv(values.scope, "HINDSIGHT_SCOPE");
+    const scope = givenScope ?? scopeForFolder(process.cwd());
     const engine = await openEngineOn(store, { scope, verbose: values.verbose ?? false });
     const ownerToken = lock ? OwnerLock.newToken() : null;
     let running;
@@ -122,6 +124,21 @@ export async function serveCommand(argv: string[]): Promise<number> {
     process.stderr.write(
       `hindsight: serving ${running.url} (REST ${running.url}/api/v1, MCP ${running.url}/mcp, ${running.url}/healthz, ${running.url}/metrics); scope ${engine.config.defaultScope}; store ${where}\n`,
     );
+    // An owner started for the extension or the CLI (--idle-exit) logs to a file nobody reads as a guide.
+    if (idleExit === 0) {
+      const launcher = process.argv[1] ?? "hindsight";
+      process.stderr.write(
+        serveHints({
+          url: running.url,
+          scope: engine.config.defaultScope,
+          scopeFromFolder: givenScope === undefined,
+          folder: process.cwd(),
+          cli: basename(launcher) === "hindsight" ? "hindsight" : `node ${launcher}`,
+          tokenFile: plain?.path ?? null,
+          teamTokens: scoped !== null,
+        }),
+      );
+    }
     return serveUntilSignal(running, engine, logger, idleExit > 0 ? idleExit * 1000 : undefined);
   }
 }

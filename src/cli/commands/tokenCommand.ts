@@ -88,7 +88,9 @@ export async function tokenCommand(argv: string[]): Promise<number> {
     const id = values.id ?? positionals[0];
     if (!id) throw new HindsightError("INVALID_INPUT", "token revoke: give the token id", { field: "id" });
     const entry = await revokeToken(path, id, new Date());
-    process.stderr.write(`hindsight: token ${entry.id} revoked (${entry.revoked_at}); a running server refuses it within a second\n`);
+    // The token file's own casing, as token list --json prints it.
+    if (values.json) printJson({ id: entry.id, revoked_at: entry.revoked_at, file: path });
+    else process.stderr.write(`hindsight: token ${entry.id} revoked (${entry.revoked_at}); a running server refuses it within a second\n`);
     return 0;
   }
   throw new HindsightError("INVALID_INPUT", `token: expected "create", "list" or "revoke", got "${action ?? ""}"`, { field: "token" });

@@ -14,7 +14,13 @@ export interface ForgetResult {
   ids: string[];
   /** L0 turns deleted or redacted because they held what was forgotten. */
   turns: number;
+  /** What was forgotten (or, on a dry run, would be), so a caller can show it. */
+  memories: ForgottenMemory[];
+  /** True when nothing was deleted: the counts say what a real run would do. */
+  dryRun: boolean;
 }
+
+export type ForgottenMemory = Pick<MemoryRecord, "id" | "layer" | "type" | "status" | "content">;
 
 /** Forgetting by query must be surer than recall: only strong matches go, never collateral. */
 const FORGET_EVIDENCE = 0.5;
@@ -71,6 +77,9 @@ export async function forgetMemories(ctx: EngineContext, params: ForgetParams, s
   // Only turns of the forgotten memory's own scope: a source list is data (an import may name anything), never a way into another project.
   const turns = (await ctx.store.getTurns([...turnIds])).filter((t) => directTurns.has(t.id) || memories.some((m) => m.scope === t.scope && m.sourceTurns.includes(t.id)));
   const forgottenIds = new Set(memories.map((m) => m.id));
+  const shown = memories.map(({ id, layer, type, status, content }) => ({ id, layer, type, status, content }));
+  // Every turn found is either deleted or redacted below, so its count is the real run's.
+  if (params.dryRun) return { forgotten: forgottenIds.size, ids: [...forgottenIds], turns: turns.length, memories: shown, dryRun: true };
   const toDelete: string[] = [];
   const toRedact: Array<{ record: TurnRecord; vector: Float32Array }> = [];
   for (const turn of turns) {
@@ -104,5 +113,5 @@ export async function forgetMemories(ctx: EngineContext, params: ForgetParams, s
   if (relinked.length > 0) await ctx.store.updateMemories(relinked);
   const how = params.query !== undefined ? "query" : params.match !== undefined ? "keyword match" : "id";
   await audit(ctx, "forget", scope, [...forgottenIds], [...toDelete, ...toRedact.map((t) => t.record.id)], `forgot ${forgottenIds.size} memories and ${toDelete.length + toRedact.length} turns by ${how}`);
-  return { forgotten: forgottenIds.size, ids: [...forgottenIds], turns: toDelete.length + toRedact.length };
+  return { forgotten: forgottenIds.size, ids: [...forgottenIds], turns: toDelete.length + toRedact.length, memories: shown, dryRun: false };
 }

@@ -91,6 +91,8 @@ export const ForgetInputSchema = z
     query: z.string().trim().min(1).max(LIMITS.queryChars).optional(),
     match: z.array(z.string().trim().min(1).max(200)).min(1).max(LIMITS.matchTerms).optional(),
     scope: ScopeSchema.optional(),
+    /** Say what would be forgotten without forgetting it (a CLI asks before it deletes). */
+    dryRun: z.boolean().optional(),
   })
   .strict()
   .refine((f) => f.id !== undefined || f.ids !== undefined || f.query !== undefined || f.match !== undefined, {

@@ -63,6 +63,10 @@ export interface ImportResult {
   reembedded: number;
   /** The same outcome as plain counts. */
   counts: { imported: number; skipped: number; reembedded: number; errors: number };
+  /** Memories and turns written under new ids because they were copied from another scope (their links follow them). */
+  copied: number;
+  /** The scopes those copies came from. */
+  copiedFrom: string[];
 }
 
 /** Called with (records written so far, records to write). */
@@ -129,13 +133,13 @@ async function guardTurn(t: TurnRecord): Promise<TurnRecord> {
  * and not written, the good ones are. Ids are kept, ids that already exist are skipped, every text
  * field goes through the guard (a secret in a memory refuses the line and is redacted from a turn, an
  * injection quarantines a memory and keeps a turn out of recall), and everything
- * is embedded again with this engine's model. `scope` moves every record into that scope.
+ * is embedded again with this engine's model. `scope` moves every record into that scope; records
+ * moved out of the scope they were exported from are copies and get new ids (see copyIds).
  */
 export async function importJsonl(ctx: EngineContext, text: string, scope: string | undefined, onProgress?: ImportProgress): Promise<ImportResult> {
-  const fromOtherModel = new Set<string>();
   const errors: ImportLineError[] = [];
-  const memories: Array<{ line: number; record: MemoryRecord }> = [];
-  const turns: Array<{ line: number; record: TurnRecord }> = [];
+  const memories: Array<{ line: number; record: MemoryRecord; from: string; otherModel: boolean }> = [];
+  const turns: Array<{ line: number; record: TurnRecord; from: string }> = [];
   const rawLines = text.split(/\r?\n/);
   for (const [i, raw] of rawLines.entries()) {
     if (raw.trim() === "") continue;
@@ -146,7 +150,6 @@ export async function importJsonl(ctx: EngineContext, text: string, scope: strin
       continue;
     }
     if ("memory" in parsed) {
-      if (parsed.memory.embeddingModel !== ctx.model.id) fromOtherModel.add(parsed.memory.id);
       const record: MemoryRecord = { ...parsed.memory, scope: scope ?? parsed.memory.scope, embeddingModel: ctx.model.id };
       const verdict = await guardFields({ content: record.content, subject: record.subject, tags: record.tags, sourceRefs: record.sourceRefs, context: record.context });
       if (verdict.kind === "secret") {
@@ -157,20 +160,21 @@ export async function importJsonl(ctx: EngineContext, text: string, scope: strin
         record.status = "quarantined";
         record.statusReason = verdict.reason;
       }
-      memories.push({ line: parsed.line, record });
+      memories.push({ line: parsed.line, record, from: parsed.memory.scope, otherModel: parsed.memory.embeddingModel !== ctx.model.id });
     } else {
-      turns.push({ line: parsed.line, record: await guardTurn({ ...parsed.turn, scope: scope ?? parsed.turn.scope }) });
+      turns.push({ line: parsed.line, record: await guardTurn({ ...parsed.turn, scope: scope ?? parsed.turn.scope }), from: parsed.turn.scope });
     }
   }
 
+  const copies = await copyIds(memories, turns);
   await claimIds(ctx, memories, turns);
   const skipped: Array<{ line: number; id: string }> = [];
-  const fresh = async <T extends { id: string }>(items: Array<{ line: number; record: T }>, existing: (ids: string[]) => Promise<Array<{ id: string }>>) => {
+  const fresh = async <I extends { line: number; record: { id: string } }>(items: I[], existing: (ids: string[]) => Promise<Array<{ id: string }>>) => {
     const taken = new Set<string>();
     for (let i = 0; i < items.length; i += BATCH) {
       for (const r of await existing(items.slice(i, i + BATCH).map((x) => x.record.id))) taken.add(r.id);
     }
-    const out: Array<{ line: number; record: T }> = [];
+    const out: I[] = [];
     for (const item of items) {
       if (taken.has(item.record.id)) skipped.push({ line: item.line, id: item.record.id });
       else {
@@ -216,7 +220,9 @@ export async function importJsonl(ctx: EngineContext, text: string, scope: strin
     newTurns.map((t) => t.record.id),
     `imported ${newMemories.length} memories and ${newTurns.length} turns from JSONL; skipped ${skipped.length} existing ids; ${errors.length} lines refused; ${unlinked} links outside the scope dropped`,
   );
-  const reembedded = newMemories.filter((m) => fromOtherModel.has(m.record.id)).length;
+  const reembedded = newMemories.filter((m) => m.otherModel).length;
+  const copiedFrom = [...new Set([...newMemories, ...newTurns].filter((x) => copies.has(x.record.id)).map((x) => x.from))].sort();
+  const copied = newMemories.filter((m) => copies.has(m.record.id)).length + newTurns.filter((t) => copies.has(t.record.id)).length;
   return {
     memories: newMemories.length,
     turns: newTurns.length,
@@ -225,7 +231,57 @@ export async function importJsonl(ctx: EngineContext, text: string, scope: strin
     imported: total,
     reembedded,
     counts: { imported: total, skipped: skipped.length, reembedded, errors: errors.length },
+    copied,
+    copiedFrom,
   };
+}
+
+/**
+ * The id a record copied from another scope gets: derived from the target scope and its own id, so
+ * the source project's records stay as they are while importing the same file into the same scope
+ * again finds the copies and skips them, as it does the originals. UUID-shaped like the engine's ids.
+ */
+export async function copyId(scope: string, id: string): Promise<string> {
+  const digest = new Uint8Array(await globalThis.crypto.subtle.digest("SHA-256", new TextEncoder().encode(`hindsight-copy\n${scope}\n${id}`)));
+  const bytes = digest.slice(0, 16);
+  bytes[6] = ((bytes[6] as number) & 0x0f) | 0x80;
+  bytes[8] = ((bytes[8] as number) & 0x3f) | 0x80;
+  const hex = [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/**
+ * Gives every record that moves into another scope than the file's its copy id (see copyId), and
+ * points the file's links (supersedes, supersededBy, conflictsWith, compressedInto, sourceTurns, a
+ * turn's memoryIds) at the copies. Returns the new ids.
+ */
+async function copyIds(memories: Array<{ record: MemoryRecord; from: string }>, turns: Array<{ record: TurnRecord; from: string }>): Promise<Set<string>> {
+  const memoryIds = new Map<string, string>();
+  const turnIds = new Map<string, string>();
+  for (const item of memories) if (item.record.scope !== item.from) memoryIds.set(item.record.id, await copyId(item.record.scope, item.record.id));
+  for (const item of turns) if (item.record.scope !== item.from) turnIds.set(item.record.id, await copyId(item.record.scope, item.record.id));
+  if (memoryIds.size === 0 && turnIds.size === 0) return new Set();
+  relink(memories, turns, memoryIds, turnIds);
+  return new Set([...memoryIds.values(), ...turnIds.values()]);
+}
+
+/** Renames records and every link of the file that names them (ids not in a map stay as they are). */
+function relink(memories: Array<{ record: MemoryRecord }>, turns: Array<{ record: TurnRecord }>, memoryIds: Map<string, string>, turnIds: Map<string, string>): void {
+  const m = (id: string): string => memoryIds.get(id) ?? id;
+  const t = (id: string): string => turnIds.get(id) ?? id;
+  for (const item of memories) {
+    const r = item.record;
+    item.record = {
+      ...r,
+      id: m(r.id),
+      sourceTurns: r.sourceTurns.map(t),
+      supersedes: r.supersedes.map(m),
+      supersededBy: r.supersededBy === null ? null : m(r.supersededBy),
+      conflictsWith: r.conflictsWith.map(m),
+      compressedInto: r.compressedInto === null ? null : m(r.compressedInto),
+    };
+  }
+  for (const item of turns) item.record = { ...item.record, id: t(item.record.id), memoryIds: item.record.memoryIds.map(m) };
 }
 
 
@@ -242,9 +298,7 @@ async function claimIds(ctx: EngineContext, memories: Array<{ record: MemoryReco
       for (const item of batch) {
         const scope = held.get(item.record.id);
         if (scope !== undefined && scope !== item.record.scope) {
-          const id = ctx.newId();
-          map.set(item.record.id, id);
-          item.record = { ...item.record, id };
+          map.set(item.record.id, ctx.newId());
         }
       }
     }
@@ -253,20 +307,7 @@ async function claimIds(ctx: EngineContext, memories: Array<{ record: MemoryReco
   const memoryIds = await renamed(memories, (ids) => ctx.store.getMemories(ids));
   const turnIds = await renamed(turns, (ids) => ctx.store.getTurns(ids));
   if (memoryIds.size === 0 && turnIds.size === 0) return;
-  const m = (id: string): string => memoryIds.get(id) ?? id;
-  const t = (id: string): string => turnIds.get(id) ?? id;
-  for (const item of memories) {
-    const r = item.record;
-    item.record = {
-      ...r,
-      sourceTurns: r.sourceTurns.map(t),
-      supersedes: r.supersedes.map(m),
-      supersededBy: r.supersededBy === null ? null : m(r.supersededBy),
-      conflictsWith: r.conflictsWith.map(m),
-      compressedInto: r.compressedInto === null ? null : m(r.compressedInto),
-    };
-  }
-  for (const item of turns) item.record = { ...item.record, memoryIds: item.record.memoryIds.map(m) };
+  relink(memories, turns, memoryIds, turnIds);
 }
 
 /**

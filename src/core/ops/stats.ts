@@ -1,50 +1,6 @@
 import type { EngineContext } from "../context.js";
 import { LAYERS, MEMORY_TYPES, STATUSES, type Layer, type MemoryStatus, type MemoryType } from "../model/memory.js";
-
-/** The last recall durations (ms), for p50 / p95 without keeping every sample. */
-export class LatencyWindow {
-  private readonly samples: number[] = [];
-  private next = 0;
-  private total = 0;
-  private totalMs = 0;
-  private hitCount = 0;
-
-  constructor(private readonly size = 1024) {}
-
-  /** `hit`: the recall returned at least one memory. */
-  record(ms: number, hit = false): void {
-    if (!Number.isFinite(ms) || ms < 0) return;
-    this.total++;
-    if (hit) this.hitCount++;
-    this.totalMs += ms;
-    if (this.samples.length < this.size) this.samples.push(ms);
-    else this.samples[this.next] = ms;
-    this.next = (this.next + 1) % this.size;
-  }
-
-  /** Nearest-rank quantile over the window; null when nothing was recorded. */
-  quantile(q: number): number | null {
-    if (this.samples.length === 0) return null;
-    const sorted = [...this.samples].sort((a, b) => a - b);
-    const rank = Math.min(sorted.length, Math.max(1, Math.ceil(q * sorted.length)));
-    return sorted[rank - 1] ?? null;
-  }
-
-  /** Recalls measured since the engine opened (the window holds only the last `size`). */
-  get count(): number {
-    return this.total;
-  }
-
-  /** Recalls since the engine opened that returned at least one memory. */
-  get hits(): number {
-    return this.hitCount;
-  }
-
-  /** Sum of every recall duration since the engine opened (ms). */
-  get sumMs(): number {
-    return this.totalMs;
-  }
-}
+import type { RecallHourSummary, RecallStats } from "./recallStats.js";
 
 export interface RecallLatency {
   count: number;
@@ -55,6 +11,10 @@ export interface RecallLatency {
   hits: number;
   /** hits / count (0..1, rounded to 4 places); null before the first recall. */
   hitRate: number | null;
+  /** When the store began counting (epoch ms). */
+  since: number;
+  /** Hours with recalls, oldest first (at most 240): count, hits, p50 / p95 of each. */
+  history: RecallHourSummary[];
 }
 
 export interface EngineStats {
@@ -66,7 +26,7 @@ export interface EngineStats {
   byType: Record<MemoryType, number>;
   /** Every memory per status. */
   byStatus: Record<MemoryStatus, number>;
-  /** Recalls served by this engine since it opened (all scopes). */
+  /** Recalls served from this store (all scopes), kept with it across restarts. */
   recall: RecallLatency;
 }
 
@@ -74,7 +34,7 @@ function zeros<K extends string>(keys: readonly K[]): Record<K, number> {
   return Object.fromEntries(keys.map((k) => [k, 0])) as Record<K, number>;
 }
 
-export async function scopeStats(ctx: EngineContext, scope: string, latency: LatencyWindow): Promise<EngineStats> {
+export async function scopeStats(ctx: EngineContext, scope: string, latency: RecallStats): Promise<EngineStats> {
   const count = (filter: Parameters<typeof ctx.store.countMemories>[0]) => ctx.store.countMemories({ scope, ...filter });
   const byLayer = zeros(LAYERS);
   const byType = zeros(MEMORY_TYPES);
@@ -102,6 +62,8 @@ export async function scopeStats(ctx: EngineContext, scope: string, latency: Lat
       p95Ms: round(latency.quantile(0.95)),
       hits: latency.hits,
       hitRate: latency.count === 0 ? null : Math.round((latency.hits / latency.count) * 10000) / 10000,
+      since: latency.since,
+      history: latency.history(),
     },
   };
 }

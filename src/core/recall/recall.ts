@@ -95,8 +95,8 @@ export async function recallMemories(ctx: EngineContext, params: RecallParams, s
   const answered = pooled.some((p) => p.parts.plainEvidence >= floor);
   const passing = pooled.filter(({ parts }, i) => (answered ? parts.plainEvidence : parts.evidence) >= floor || i === standout);
   const relevance = favourAnswerKind(q.text, passing.map(({ c }) => c.record.content), await focusedRelevance(ctx, q, passing), ctx.config.recall.answerKindBonus);
-  for (const [i, { c }] of passing.entries()) {
-    scored.push(toRecalled(ctx, c.record, (relevance[i] as number) * aboutWhomTheQueryAsks(c.record.content, q), now, access));
+  for (const [i, { c, parts }] of passing.entries()) {
+    scored.push(toRecalled(ctx, c.record, (relevance[i] as number) * aboutWhomTheQueryAsks(c.record.content, q), now, access, parts.wordsOnly ? "full-text" : "fused"));
   }
   const fullBoost = new Map(scored.map((m) => [m, m.factors.accessBoost]));
   const boostOf = (m: RecalledMemory): number => fullBoost.get(m) ?? 0;
@@ -299,11 +299,12 @@ async function workingMemory(ctx: EngineContext, q: QueryFeatures, scope: string
   const items = await ctx.store.listMemories({ scope, statuses: ["active"], layers: ["L1"], sessionId, validAt: now }, { limit });
   return items.map((m) => {
     const parts = fuseRelevance(q, searchText(m), new Float32Array(0), 0, ctx.config);
-    return toRecalled(ctx, m, parts.relevance, now, access);
+    // No vector is compared here (the item is offered whatever the query): its relevance is the words'.
+    return toRecalled(ctx, m, parts.relevance, now, access, "full-text");
   });
 }
 
-function toRecalled(ctx: EngineContext, m: MemoryRecord, relevance: number, now: number, access: AccessTracker): RecalledMemory {
+function toRecalled(ctx: EngineContext, m: MemoryRecord, relevance: number, now: number, access: AccessTracker, source: "fused" | "full-text"): RecalledMemory {
   const factors = {
     relevance,
     confidence: m.confidence,
@@ -319,7 +320,7 @@ function toRecalled(ctx: EngineContext, m: MemoryRecord, relevance: number, now:
     confidence: m.confidence,
     score: finalScore(factors, ctx.config),
     factors,
-    relevanceSource: "fused",
+    relevanceSource: source,
     createdAt: m.createdAt,
     confirmedAt: m.confirmedAt,
     validUntil: m.validUntil,
@@ -387,10 +388,10 @@ async function fallbackToTurns(ctx: EngineContext, q: QueryFeatures, scope: stri
     q.cjk ? Promise.resolve([]) : ctx.store.searchTurnsByVector(q.vector, filter, ctx.config.recall.vectorCandidates),
     ctx.store.searchTurnsByText(q.text, filter, ctx.config.recall.textCandidates),
   ]);
-  const candidates: Array<{ turn: TurnRecord; relevance: number }> = [];
+  const candidates: Array<{ turn: TurnRecord; relevance: number; wordsOnly: boolean }> = [];
   for (const c of pool(byVector, byText)) {
     const parts = fuseRelevance(q, turnText(c.record), c.vector, c.fullText, ctx.config);
-    if (parts.evidence >= ctx.config.recall.relevanceFloor) candidates.push({ turn: c.record, relevance: parts.relevance });
+    if (parts.evidence >= ctx.config.recall.relevanceFloor) candidates.push({ turn: c.record, relevance: parts.relevance, wordsOnly: parts.wordsOnly });
   }
   const linked = await ctx.store.getMemories([...new Set(candidates.flatMap((c) => c.turn.memoryIds))]);
   const byId = new Map(linked.map((m) => [m.id, m]));
@@ -404,7 +405,7 @@ async function fallbackToTurns(ctx: EngineContext, q: QueryFeatures, scope: stri
   eligible.sort((a, b) => b.relevance - a.relevance);
   // Turns logged by an older store were never judged by today's guard: ask it before returning one.
   const safe = await firstUnflagged(eligible, (c) => [c.turn.user, c.turn.assistant, c.turn.speaker, c.turn.ref], k);
-  return safe.map(({ turn, relevance }) => {
+  return safe.map(({ turn, relevance, wordsOnly }) => {
     const factors = { relevance, confidence: 0.5, timeDecay: 1, accessBoost: 0 };
     return {
       id: turn.id,
@@ -415,7 +416,7 @@ async function fallbackToTurns(ctx: EngineContext, q: QueryFeatures, scope: stri
       confidence: 0.5,
       score: finalScore(factors, ctx.config),
       factors,
-      relevanceSource: "fused" as const,
+      relevanceSource: wordsOnly ? ("full-text" as const) : ("fused" as const),
       createdAt: turn.at,
       confirmedAt: turn.at,
       validUntil: null,

@@ -32,6 +32,8 @@ export interface RelevanceParts {
   evidence: number;
   /** The evidence without the symmetric Chinese reading (equal to evidence when it was not used). */
   plainEvidence: number;
+  /** The model could not read the query or the text: relevance rests on full-text rank and coverage only. */
+  wordsOnly: boolean;
 }
 
 /**
@@ -54,12 +56,12 @@ export function fuseRelevance(q: QueryFeatures, text: string, vector: Float32Arr
   const cosCal = read ? calibrated(read.cos, read.low) : plainCal;
   if (q.cjk || docCjk) {
     const relevance = 0.5 * cov + 0.5 * fullTextNorm * Math.min(1, cov * 2);
-    return { cosine: cos, fullText: fullTextNorm, coverage: cov, relevance, evidence: cov, plainEvidence: cov };
+    return { cosine: cos, fullText: fullTextNorm, coverage: cov, relevance, evidence: cov, plainEvidence: cov, wordsOnly: true };
   }
   const f = r.fusion;
   const total = f.vector + f.fullText + f.coverage || 1;
   const relevance = (f.vector * cosCal + f.fullText * fullTextNorm + f.coverage * cov) / total;
-  return { cosine: cos, fullText: fullTextNorm, coverage: cov, relevance, evidence: Math.max(cosCal, cov * 0.9), plainEvidence: Math.max(plainCal, cov * 0.9) };
+  return { cosine: cos, fullText: fullTextNorm, coverage: cov, relevance, evidence: Math.max(cosCal, cov * 0.9), plainEvidence: Math.max(plainCal, cov * 0.9), wordsOnly: false };
 }
 
 /** How far the best candidate's cosine must stand above every other one to count as the answer on rank alone. */

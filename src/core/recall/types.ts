@@ -11,8 +11,11 @@ export interface RecalledMemory {
   confidence: number;
   score: number;
   factors: ScoreFactors;
-  /** Where relevance came from: a cross-encoder, or fused vector/full-text evidence. */
-  relevanceSource: "cross-encoder" | "bi-encoder" | "fused";
+  /**
+   * Where relevance came from: a cross-encoder, fused vector/full-text evidence, or the words alone
+   * ("full-text": the embedding model could not read the query or the memory, so no vector counted).
+   */
+  relevanceSource: "cross-encoder" | "bi-encoder" | "fused" | "full-text";
   createdAt: number;
   confirmedAt: number;
   validUntil: number | null;

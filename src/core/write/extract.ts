@@ -101,8 +101,8 @@ const LEADING_FILLER_ZH = /^((再|顺便)?(说|讲|提醒|强调|补充)(一下|
  * "just so you know" behind. Examples, in no case file: "Hey team, the staging VPN moved to port
  * 1195, FYI" → "the staging VPN moved to port 1195"; "跟你说一声，仓库周日不发货哈" → "仓库周日不发货哈".
  */
-const FRAMING_OPENER = /^(?:(?:hi|hey|hello|hiya|heads[- ]up|good (?:morning|afternoon|evening))(?: there| all| team| everyone| folks| guys)?\s*[,:!—–-]+\s*|(?:你好|您好|嗨|哈喽|跟你说一声|告诉你一声|提醒一下)[，,：:！!]\s*)/iu;
-const FRAMING_TAIL = /[\s,;—–-]+(?:just\s+)?(?:so you know|fyi|for your info(?:rmation)?|for the record|just saying|if that helps)\s*([.!。！]*)$|[，,]?(?:跟你说一声|告诉你一声|供参考)([。！!]*)$/iu;
+const FRAMING_OPENER = /^(?:(?:hi|hey|hello|hiya|heads[- ]up|good (?:morning|afternoon|evening))(?: there| all| team| everyone| folks| guys)?\s*[,:!—–-]+\s*|(?:你好|您好|嗨|哈喽|(?:[跟和给][你您大家]{1,2})?(?:[说讲]|告诉|提醒)[你您]?一[声下])[，,：:！!]\s*)/iu;
+const FRAMING_TAIL = /[\s,;—–-]+(?:just\s+)?(?:so you know|fyi|for your info(?:rmation)?|for the record|just saying|if that helps)\s*([.!。！]*)$|[，,]?(?:(?:[跟和给][你您])?(?:[说讲]|告诉)[你您]?一声|供参考)([。！!]*)$/iu;
 
 /** The statement as a standalone sentence about its speaker; a speaker's name is kept in front when the sentence does not name them. */
 function standalone(unit: string, speaker: string | null): string {

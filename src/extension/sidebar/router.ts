@@ -1,7 +1,7 @@
 import { performance } from "node:perf_hooks";
 import { MEMORY_LAYERS, MEMORY_TYPES, PROTOCOL_VERSION, type SIDEBAR_VIEWS, type TOPICS } from "../../protocol/constants.js";
 import { WebviewMessageSchema, type HostMessage, type ProtocolError } from "../../protocol/messages.js";
-import type { BackendInfo, LatencySample, Memory, MemoryRow, Suite, SuiteRun } from "../../protocol/model.js";
+import type { BackendInfo, Memory, MemoryRow, Suite, SuiteRun } from "../../protocol/model.js";
 import { requestSchemas, type Method, type ParsedParams, type Result } from "../../protocol/requests.js";
 import { BackendError, RestBackend, type BackendOptions, type SidebarBackendTarget } from "./backend.js";
 import type { RunHistory } from "./history.js";
@@ -29,11 +29,8 @@ export interface SidebarRouterDeps {
   unavailableMessage?: () => string;
 }
 
-/** Characters of content a list row carries. */
-const PREVIEW_CHARS = 240;
-const LATENCY_SAMPLES = 240;
-/** A new latency sample is kept when recalls happened since the last one, or after this long. */
-const SAMPLE_EVERY_MS = 60_000;
+/** Characters of content a list row carries: a memory's longest (LIMITS.contentChars), so the row's tooltip shows it whole. */
+const PREVIEW_CHARS = 4000;
 const SOURCE_FETCH_CONCURRENCY = 8;
 
 /** Mutations and the parts of the sidebar they make stale. */
@@ -96,7 +93,6 @@ type Handlers = { [M in Method]: (params: ParsedParams<M>, api: RestBackend) => 
 export class SidebarRouter {
   private lastRun: SuiteRun | null = null;
   private readonly picked = new Map<string, Suite>();
-  private readonly latency: LatencySample[] = [];
   private client: { key: string; api: RestBackend } | null = null;
   private readonly now: () => number;
   private readonly timer: () => number;
@@ -187,7 +183,6 @@ export class SidebarRouter {
     const key = `${target.url}\u0000${target.token}\u0000${target.scope ?? ""}\u0000${target.mode ?? ""}`;
     if (this.client?.key !== key) {
       this.client = { key, api: new RestBackend(target, this.deps.backendOptions) };
-      this.latency.length = 0; // samples of another server are not this one's history
     }
     return this.client.api;
   }
@@ -283,13 +278,9 @@ export class SidebarRouter {
     },
     "activity.get": async ({ auditLimit, auditOffset }, api) => {
       const [stats, audit] = await Promise.all([api.stats(), api.audit(auditLimit + 1, auditOffset)]);
-      const last = this.latency[this.latency.length - 1];
-      const now = this.now();
-      if (!last || last.count !== stats.recall.count || now - last.at >= SAMPLE_EVERY_MS) {
-        this.latency.push({ at: now, p50Ms: stats.recall.p50Ms, p95Ms: stats.recall.p95Ms, count: stats.recall.count });
-        if (this.latency.length > LATENCY_SAMPLES) this.latency.splice(0, this.latency.length - LATENCY_SAMPLES);
-      }
-      return { stats, latency: [...this.latency], audit: audit.slice(0, auditLimit), auditHasMore: audit.length > auditLimit };
+      // The server keeps the history with its store: every client draws the same one, across restarts.
+      const latency = stats.recall.history.map((h) => ({ at: h.at, p50Ms: h.p50Ms, p95Ms: h.p95Ms, count: h.count }));
+      return { stats, latency, audit: audit.slice(0, auditLimit), auditHasMore: audit.length > auditLimit };
     },
   };
 }

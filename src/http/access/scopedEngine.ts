@@ -120,6 +120,7 @@ const RULES: Record<string, Rule> = {
   stats: async (a, args) => (need(a, "read"), scopeArg(a, args, 0)),
   exportJsonl: async (a, args) => (need(a, "read"), scopeArg(a, args, 0)),
   listProposals: async (a, [options]) => (need(a, "read"), [withScope(a, options ?? {})]),
+  resolveIds: async (a, [inputs, options]) => (need(a, "read"), [inputs, withScope(a, options ?? {})]),
   summarize: async (a, [input, ...rest]) => {
     need(a, "read");
     if (isObject(input) && input.propose === true) need(a, "write");

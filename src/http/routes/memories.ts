@@ -25,6 +25,14 @@ const GetQuery = z.object({ include: z.array(z.enum(["turns", "links"])).max(2).
 
 const PinBody = z.object({ pinned: z.boolean().default(true) });
 
+/** `?id=a1b2c3d4&id=…`: ids or prefixes of a scope's memories or proposals; `field` is what an error names (a CLI flag). */
+const ResolveQuery = z.object({
+  id: z.array(z.string()).min(1, "give at least one id"),
+  scope: ScopeSchema.optional(),
+  kind: z.enum(["memory", "proposal"]).default("memory"),
+  field: z.string().max(50).optional(),
+});
+
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
@@ -38,8 +46,17 @@ function editPatch(body: unknown): { patch: EditPatch; snake: boolean } {
   return { patch: { ...rest, validUntil: valid_until } as EditPatch, snake: true };
 }
 
-/** Memories: list with filters, get, write, edit, forget, pin. */
+/** Memories: list with filters, get, write, edit, forget, pin; full ids for the short ones people type. */
 export const memoryRoutes: Route[] = [
+  {
+    method: "GET",
+    path: "/resolve",
+    handler: async ({ engine, query }) => {
+      const q = parseQuery(ResolveQuery, { id: query.getAll("id"), scope: one(query, "scope"), kind: one(query, "kind"), field: one(query, "field") });
+      const ids = await engine.resolveIds(q.id, { ...(q.scope ? { scope: q.scope } : {}), kind: q.kind, ...(q.field ? { field: q.field } : {}) });
+      return { json: { ids } };
+    },
+  },
   {
     method: "GET",
     path: "/memories",

@@ -6,7 +6,8 @@ export const recallRoutes: Route[] = [
   {
     method: "POST",
     path: "/recall",
-    handler: async ({ engine, json }) => ({ json: await engine.recall((await json()) as RecallInput) }),
+    // The weights the scores were summed with, so a client can show what each factor contributed.
+    handler: async ({ engine, json }) => ({ json: { ...(await engine.recall((await json()) as RecallInput)), weights: engine.config.weights } }),
   },
   {
     method: "POST",

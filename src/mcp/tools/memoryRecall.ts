@@ -13,7 +13,7 @@ const recalledOut = z.object({
   factors: z
     .object({ relevance: z.number(), confidence: z.number(), timeDecay: z.number(), accessBoost: z.number() })
     .describe("Per-factor scores, each 0-1; accessBoost is the use that counted (use never outranks a clearly more relevant memory)."),
-  relevanceSource: z.enum(["cross-encoder", "bi-encoder", "fused"]),
+  relevanceSource: z.enum(["cross-encoder", "bi-encoder", "fused", "full-text"]),
   createdAt: z.string().describe("ISO-8601."),
   confirmedAt: z.string().describe("ISO-8601: last time it was stated or confirmed."),
   validUntil: z.string().nullable().describe("ISO-8601 or null (no expiry)."),

@@ -7,7 +7,7 @@ import { HindsightError } from "../../core/errors.js";
 import { Serial } from "../../core/serial.js";
 import { searchText, type AuditEntry, type MemoryRecord, type TurnRecord } from "../../core/model/memory.js";
 import type { CompressionProposal, ProposalStatus } from "../../core/model/proposal.js";
-import type { Hit, MemoryFilter, MemoryStore, ModelInfo, Page, TurnFilter } from "../../core/ports.js";
+import type { Hit, MemoryFilter, MemoryStore, ModelInfo, Page, RecallStatsRecord, TurnFilter } from "../../core/ports.js";
 import { queryText } from "../../core/text/tokens.js";
 import { memoryWhere, sqlString, turnWhere } from "../filter.js";
 import { auditSchema, memoriesSchema, metaSchema, proposalsSchema, turnsSchema } from "./schema.js";
@@ -39,6 +39,7 @@ const GENERATION_NAME = /^(memories|turns)(_[0-9a-f]{12})?$/;
 const KEEP_VERSIONS_MS = 10 * 60_000;
 
 const SMALL_TABLE_ROWS = 200;
+const RECALL_STATS_KEY = "recall_stats";
 
 /**
  * MemoryStore on embedded LanceDB: cosine vector search and LanceDB's own full-text index,
@@ -57,6 +58,7 @@ export class LanceStore implements MemoryStore {
   private readonly rowsSeen: Record<TableName, number> = { memories: 0, turns: 0 };
   private readonly optimizeEvery: number;
   private readonly vectorIndexMinRows: number;
+  private metaWrites = 0;
 
   constructor(private readonly options: LanceStoreOptions) {
     this.optimizeEvery = options.optimizeEvery ?? 50;
@@ -272,6 +274,22 @@ export class LanceStore implements MemoryStore {
     docs.sort((a, b) => b.at - a.at);
     const offset = page.offset ?? 0;
     return docs.slice(offset, offset + (page.limit ?? 100));
+  }
+
+  // ---- recall statistics ----
+
+  async getRecallStats(): Promise<RecallStatsRecord | null> {
+    const value = await this.getMeta(RECALL_STATS_KEY);
+    return value ? (JSON.parse(value) as RecallStatsRecord) : null;
+  }
+
+  async putRecallStats(stats: RecallStatsRecord): Promise<void> {
+    await this.setMeta(RECALL_STATS_KEY, JSON.stringify(stats));
+    // Each write is a new version of the meta table, which no other upkeep compacts.
+    if (++this.metaWrites < this.optimizeEvery) return;
+    this.metaWrites = 0;
+    const meta = await this.metaTable();
+    await this.mutate(() => meta.optimize({ cleanupOlderThan: new Date(Date.now() - KEEP_VERSIONS_MS) })).catch((err: unknown) => this.options.onMaintenanceError?.(err, "meta"));
   }
 
   // ---- model change ----

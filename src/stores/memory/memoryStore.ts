@@ -1,7 +1,7 @@
 import { HindsightError } from "../../core/errors.js";
 import { searchText, type AuditEntry, type MemoryRecord, type TurnRecord } from "../../core/model/memory.js";
 import type { CompressionProposal, ProposalStatus } from "../../core/model/proposal.js";
-import type { Hit, MemoryFilter, MemoryStore, ModelInfo, Page, TurnFilter } from "../../core/ports.js";
+import type { Hit, MemoryFilter, MemoryStore, ModelInfo, Page, RecallStatsRecord, TurnFilter } from "../../core/ports.js";
 import { cosine } from "../../core/text/vector.js";
 import { contentTokens } from "../../core/text/tokens.js";
 import { memoryMatches, turnMatches } from "../../core/model/filter.js";
@@ -18,6 +18,7 @@ export class InMemoryStore implements MemoryStore {
   private readonly turns = new Map<string, Row<TurnRecord>>();
   private readonly audit: AuditEntry[] = [];
   private readonly proposals = new Map<string, CompressionProposal>();
+  private recallStats: RecallStatsRecord | null = null;
 
   async open(model: ModelInfo): Promise<void> {
     if (this.model && (this.model.id !== model.id || this.model.dimension !== model.dimension)) {
@@ -125,6 +126,14 @@ export class InMemoryStore implements MemoryStore {
       .filter((p) => (filter.scope === undefined || p.scope === filter.scope) && (!filter.statuses || filter.statuses.includes(p.status)))
       .sort((a, b) => b.createdAt - a.createdAt)
       .map((p) => structuredClone(p));
+  }
+
+  async getRecallStats(): Promise<RecallStatsRecord | null> {
+    return this.recallStats === null ? null : structuredClone(this.recallStats);
+  }
+
+  async putRecallStats(stats: RecallStatsRecord): Promise<void> {
+    this.recallStats = structuredClone(stats);
   }
 
   async appendAudit(entry: AuditEntry): Promise<void> {

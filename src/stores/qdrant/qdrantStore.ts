@@ -2,7 +2,7 @@ import type { QdrantClient as QdrantClientType, Schemas } from "@qdrant/js-clien
 import { HindsightError } from "../../core/errors.js";
 import { searchText, type AuditEntry, type MemoryRecord, type TurnRecord } from "../../core/model/memory.js";
 import type { CompressionProposal, ProposalStatus } from "../../core/model/proposal.js";
-import type { Hit, MemoryFilter, MemoryStore, ModelInfo, Page, TurnFilter } from "../../core/ports.js";
+import type { Hit, MemoryFilter, MemoryStore, ModelInfo, Page, RecallStatsRecord, TurnFilter } from "../../core/ports.js";
 import { Serial } from "../../core/serial.js";
 import { queryText } from "../../core/text/tokens.js";
 import { and, anyTermFilter, memoryFilter, scopeStatusFilter, termCondition, turnFilter, type QdrantFilter } from "./filters.js";
@@ -49,6 +49,7 @@ interface PointOut {
 }
 
 const MODEL_KEY = "model";
+const RECALL_STATS_KEY = "recall_stats";
 
 // The package declares "type": "module" with one set of typings for both builds, so TypeScript (module
 // node16) would refuse a value import from this CommonJS file; its "require" export is a real CommonJS build.
@@ -129,6 +130,16 @@ export class QdrantStore implements MemoryStore {
   async close(): Promise<void> {
     await this.queue.idle();
     this.names = null;
+  }
+
+  async getRecallStats(): Promise<RecallStatsRecord | null> {
+    const points = await this.retrieve(collectionNames(this.prefix, null).meta, "meta", [RECALL_STATS_KEY], false);
+    const value = points[0]?.payload?.value;
+    return value ? (JSON.parse(String(value)) as RecallStatsRecord) : null;
+  }
+
+  putRecallStats(stats: RecallStatsRecord): Promise<void> {
+    return this.queue.run(() => this.setMeta(RECALL_STATS_KEY, stats));
   }
 
   // ---- memories ----
@@ -346,7 +357,7 @@ export class QdrantStore implements MemoryStore {
     }
   }
 
-  private async setMeta(key: string, value: ModelInfo): Promise<void> {
+  private async setMeta(key: string, value: ModelInfo | RecallStatsRecord): Promise<void> {
     await this.upsertPoints(collectionNames(this.prefix, null).meta, "meta", [{ id: key, vector: null, payload: { key, value: JSON.stringify(value) } }]);
   }
 

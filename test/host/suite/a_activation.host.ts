@@ -9,6 +9,8 @@ describe("activation (real VS Code extension host)", () => {
     const api = await hindsight();
     measure("vscode", { version: vscode.version, appName: vscode.env.appName, uiKind: vscode.env.uiKind, node: process.version });
     measure("activationMs", Number(api.activationMs.toFixed(1)));
+    assert.ok(api.loadAndActivateMs !== null && api.loadAndActivateMs >= api.activationMs, "the bundle's loading is measured too");
+    measure("loadAndActivateMs", Number(api.loadAndActivateMs.toFixed(1)));
     assert.equal(api.service.state, "stopped", "the server must start on first use, not at activation");
     assert.equal(api.service.ownerPid, null, "no owner process at activation");
     assert.ok(!Object.keys(require.cache).some((k) => k.includes("@lancedb") || k.includes("onnxruntime")), "activation loaded a native module");

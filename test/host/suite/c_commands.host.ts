@@ -67,7 +67,7 @@ describe("commands end to end (real VS Code extension host, real engine)", () =>
   });
 
   it("Run Memory Regression Suite runs a cases file and reports per case", async () => {
-    const ext = vscode.extensions.getExtension("hindsight-dev.hindsight")!;
+    const ext = vscode.extensions.getExtension("judged-memory.hindsight")!;
     const publicCases = JSON.parse(readFileSync(join(ext.extensionPath, "..", "shared", "eval", "cases.public.json"), "utf8")) as { version: number; cases: Array<{ category: string }> };
     const picked = ["timeliness", "noise", "conflict"].map((c) => publicCases.cases.find((x) => x.category === c)).filter((x) => x !== undefined);
     const file = join(process.env.HINDSIGHT_HOST_TEST_BASE ?? folderPath("notes"), "cases.json");
@@ -119,11 +119,11 @@ describe("commands end to end (real VS Code extension host, real engine)", () =>
     assert.match(await recallThroughVsCode({ query: "how do we deploy?", scope: WIDGETS }, true), /blue-green/);
   });
 
-  it("Show Logs and Show Memories open their views; the status bar shows the count", async () => {
+  it("Show Logs and Show Memories open their views; the status bar says Memory and the count", async () => {
     const api = await hindsight();
     assert.equal(await exec("hindsight.showLogs"), true);
     assert.equal(await exec("hindsight.showMemories"), true);
     await api.statusBar.refresh();
-    assert.match(api.statusBar.text, /^\$\(database\) \d+$/);
+    assert.match(api.statusBar.text, /^\$\(database\) Memory \d+$/);
   });
 });

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import * as vscode from "vscode";
 import type { HindsightApi } from "../../../src/extension/extension.js";
 
-export const EXTENSION_ID = "hindsight-dev.hindsight";
+export const EXTENSION_ID = "judged-memory.hindsight";
 
 /** The activated extension's API (activates it when needed). */
 export async function hindsight(): Promise<HindsightApi> {

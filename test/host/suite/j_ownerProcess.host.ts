@@ -46,7 +46,7 @@ describe("the store's owner runs outside the extension host (real VS Code extens
 describe("another process owns the extension's store (real VS Code extension host, a real hindsight serve)", () => {
   it("the extension becomes its client, and when that owner goes the next use starts the extension's own on the same store", async () => {
     const api = await hindsight();
-    const ext = vscode.extensions.getExtension("hindsight-dev.hindsight")!;
+    const ext = vscode.extensions.getExtension("judged-memory.hindsight")!;
     const original = api.service.storePath;
     const home = mkdtempSync(join(tmpdir(), "hindsight-foreign-"));
     const store = join(home, "store");

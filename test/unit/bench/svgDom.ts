@@ -1,6 +1,6 @@
 import { chromium, type Browser } from "playwright-core";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const CHROMIUM = process.env.HINDSIGHT_CHROMIUM ?? "/usr/bin/chromium";
 // The callback of page.evaluate runs in the browser; the project compiles without the DOM library.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 declare const DOMParser: any;

@@ -7,8 +7,15 @@ describe("engine forget (fakes)", () => {
     const ing = await engine.ingest({ user: "My home address is 14 Oak Avenue, Portland." });
     const id = ing.results[0]!.id!;
     assert.ok(id);
+    const m = ing.results[0]!.memory!;
+    const audited = (await engine.auditLog()).length;
+    const preview = await engine.forget({ id, dryRun: true });
+    assert.deepEqual(preview, { forgotten: 1, ids: [id], turns: 1, dryRun: true, memories: [{ id, layer: m.layer, type: m.type, status: "active", content: m.content }] });
+    assert.equal((await store.getMemories([id])).length, 1, "a dry run deletes nothing");
+    assert.equal((await store.getTurns([ing.turnId])).length, 1, "nor the turn");
+    assert.equal((await engine.auditLog()).length, audited, "nor audits a forget");
     const r = await engine.forget({ id });
-    assert.deepEqual(r, { forgotten: 1, ids: [id], turns: 1 });
+    assert.deepEqual(r, { ...preview, dryRun: false });
     assert.deepEqual(await store.getMemories([id]), []);
     assert.deepEqual(await store.getTurns([ing.turnId]), []);
     const recalled = await engine.recall({ query: "home address Oak Avenue" });
@@ -44,6 +51,17 @@ describe("engine forget (fakes)", () => {
     assert.equal(r.forgotten, 0);
     assert.equal(r.turns, 1);
     assert.deepEqual(await store.getTurns([ing.turnId]), []);
+  });
+
+  it("a dry run by match counts the raw turn it would delete and deletes nothing", async () => {
+    const { engine, store } = await makeEngine();
+    const ing = await engine.ingest({ user: "Is the Zephyr rollout still blocked?" });
+    const kept = await engine.write({ content: "The Zephyr rollout starts in May." });
+    const preview = await engine.forget({ match: ["zephyr"], dryRun: true });
+    assert.deepEqual([preview.forgotten, preview.turns, preview.dryRun], [1, 1, true]);
+    assert.deepEqual(preview.memories.map((x) => x.content), ["The Zephyr rollout starts in May."]);
+    assert.equal((await store.getTurns([ing.turnId])).length, 1);
+    assert.equal((await store.getMemories([kept.id!])).length, 1);
   });
 
   it("forget by query removes the matching memory but not an unrelated one", async () => {

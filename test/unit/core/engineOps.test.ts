@@ -1,6 +1,8 @@
 import { strict as assert } from "node:assert";
 import { HindsightError } from "../../../src/core/errors.js";
-import { LatencyWindow } from "../../../src/core/ops/stats.js";
+import { copyId } from "../../../src/core/ops/jsonl.js";
+import { RecallStats } from "../../../src/core/ops/recallStats.js";
+import { InMemoryStore } from "../../../src/stores/memory/memoryStore.js";
 import { DAY, fakeVector, makeEngine, rejection } from "../../helpers/fakes.js";
 
 describe("engine operations: edit, pin, conflicts, stats, JSONL", () => {
@@ -96,13 +98,13 @@ describe("engine operations: edit, pin, conflicts, stats, JSONL", () => {
     assert.equal(typeof s.recall.p50Ms, "number");
   });
 
-  it("latency window: nearest-rank p50 / p95 over the last samples", () => {
-    const w = new LatencyWindow(100);
+  it("recall latency: nearest-rank p50 / p95 over the last 1024 recalls", () => {
+    const w = new RecallStats(new InMemoryStore(), () => undefined, 0);
     assert.equal(w.quantile(0.5), null);
-    for (let i = 1; i <= 200; i++) w.record(i);
-    assert.equal(w.count, 200);
-    assert.equal(w.quantile(0.5), 150);
-    assert.equal(w.quantile(0.95), 195);
+    for (let i = 1; i <= 2048; i++) w.record(i, false, 0);
+    assert.equal(w.count, 2048);
+    assert.equal(w.quantile(0.5), 1024 + 512);
+    assert.equal(w.quantile(0.95), 1024 + 973);
   });
 
   describe("JSONL export and import", () => {
@@ -133,7 +135,7 @@ describe("engine operations: edit, pin, conflicts, stats, JSONL", () => {
       assert.equal(again.skipped.length, before.length + 1);
     });
 
-    it("reports a bad line by number and writes the good ones; --scope moves records", async () => {
+    it("reports a bad line by number and writes the good ones; --scope copies records into that scope", async () => {
       const { engine, store } = await makeEngine();
       const good = { kind: "memory", ...(await (await makeEngine()).engine.write({ content: "We use pnpm.", type: "fact" })).memory };
       const text = [
@@ -152,7 +154,9 @@ describe("engine operations: edit, pin, conflicts, stats, JSONL", () => {
       ]);
       assert.ok(r.errors[1]!.message.startsWith("line 3: confidence"));
       assert.equal((await store.getMemories(["m2", "m3"])).length, 0);
-      assert.equal((await store.getMemories([good.id!]))[0]?.scope, "project:moved");
+      // Moved out of the scope it was exported from, the record is a copy under an id of its own.
+      assert.deepEqual(await store.getMemories([good.id!]), []);
+      assert.equal((await store.getMemories([await copyId("project:moved", good.id!)]))[0]?.scope, "project:moved");
     });
   });
 });

@@ -174,6 +174,18 @@ describe("engine recall path (fakes)", () => {
     assert.equal(turn!.sessionId, "s1");
   });
 
+  it("says relevance came from full text alone when the model cannot read the query (Chinese for an English model)", async () => {
+    const { engine } = await makeEngine();
+    await engine.write({ content: "我们的主数据库是PostgreSQL 16。", type: "fact" });
+    await engine.write({ content: "The main database is PostgreSQL 16.", type: "fact" });
+    const zh = await engine.recall({ query: "主数据库用的是什么？" });
+    assert.ok(zh.memories.length > 0);
+    assert.ok(zh.memories.every((m) => m.relevanceSource === "full-text"), JSON.stringify(zh.memories.map((m) => m.relevanceSource)));
+    const en = await engine.recall({ query: "Which main database do we use?" });
+    const english = en.memories.find((m) => /main database is/.test(m.content));
+    assert.equal(english?.relevanceSource, "fused", "a memory the model reads keeps fused vector + full-text relevance");
+  });
+
   it("Chinese: an ingested turn is recalled by a Chinese query", async () => {
     const { engine } = await makeEngine();
     const ing = await engine.ingest({ user: "我们的主数据库是PostgreSQL 16。" });

@@ -124,14 +124,16 @@ describe("protocol: SidebarRouter over the REST API", function () {
     assert.equal(seen.size, 23);
   });
 
-  it("marks expired rows and cuts long content to a preview", async () => {
+  it("marks expired rows and sends the whole content on one line (the row clamps it to two; its tooltip shows it all)", async () => {
     const h = harness();
-    await t.engine.write({ content: `The freeze lasts this week only. ${"Details follow. ".repeat(40)}`, type: "fact", validUntil: new Date(t.clock.now() + DAY).toISOString() });
+    const content = `The freeze lasts this week only.\n\n${"Details follow. ".repeat(40)}`;
+    await t.engine.write({ content, type: "fact", validUntil: new Date(t.clock.now() + DAY).toISOString() });
     t.clock.advance(2 * DAY);
     const page = (await h.ok("memories.page", { filter: { statuses: ["active"] }, layer: "L3", type: "fact", offset: 0, limit: 10 })) as { rows: Array<{ expired: boolean; preview: string }> };
     assert.equal(page.rows.length, 1, "expired memories are listed (kept, not recalled)");
     assert.equal(page.rows[0]!.expired, true);
-    assert.ok(page.rows[0]!.preview.length <= 240 && page.rows[0]!.preview.endsWith("…"));
+    assert.equal(page.rows[0]!.preview, content.replace(/\s+/g, " ").trim());
+    assert.ok(page.rows[0]!.preview.length > 600);
   });
 
   it("explains a memory: source turns and links", async () => {

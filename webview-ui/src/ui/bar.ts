@@ -19,3 +19,14 @@ export function passFailBar(passed: number, failed: number, label: string): Temp
     <div class="bar-fill tone-fail" style=${cssom({ width: `${100 - p}%` })}></div>
   </div>`;
 }
+
+/**
+ * What one factor added to a score of at most `total`: the track is the factor's share (its
+ * weight), the fill what it earned (value × weight), both on the score's scale.
+ */
+export function contributionBar(contribution: number, weight: number, total: number, label: string): TemplateResult {
+  const pct = (v: number) => `${total <= 0 ? 0 : Math.max(0, Math.min(100, (v / total) * 100))}%`;
+  return html`<div class="bar contribution" role="meter" aria-label=${label} aria-valuemin="0" aria-valuemax=${weight} aria-valuenow=${contribution}>
+    <div class="bar-cap" style=${cssom({ width: pct(weight) })}><div class="bar-fill tone-accent" style=${cssom({ width: weight <= 0 ? "0%" : `${Math.max(0, Math.min(100, (contribution / weight) * 100))}%` })}></div></div>
+  </div>`;
+}

@@ -4,6 +4,8 @@ import type { AuditEntry } from "../../../src/protocol/model.js";
 import type { Result } from "../../../src/protocol/requests.js";
 import { rpc } from "../context.js";
 import { fmtMs, fmtNum, fmtTime, LAYER_NAMES, TYPE_NAMES } from "../format.js";
+
+const shortDate = new Intl.DateTimeFormat(undefined, { dateStyle: "medium" });
 import { bar } from "../ui/bar.js";
 import { lineChart } from "../ui/chart.js";
 import { ViewElement } from "../ui/element.js";
@@ -15,7 +17,7 @@ const AUDIT_PAGE = 50;
 /** While the tab is visible, stats are fetched again this often (the latency chart grows). */
 const POLL_MS = 15_000;
 
-/** Stats (counts per layer / type / status, recall latency p50 / p95 over time) and the audit log. */
+/** Stats (counts per layer / type / status, recall latency p50 / p95 per hour, as the server's store keeps them) and the audit log. */
 export class HsActivity extends ViewElement {
   static override properties = {
     data: { state: true },
@@ -108,12 +110,17 @@ export class HsActivity extends ViewElement {
           ${fmtNum(r.count)} recalls · p50 <strong>${fmtMs(r.p50Ms)}</strong> · p95 <strong>${fmtMs(r.p95Ms)}</strong>
           ${r.hitRate === null ? nothing : html` · ${(r.hitRate * 100).toFixed(0)}% returned something`}
         </p>
+        <p class="muted stat-since">
+          ${r.since === null
+            ? "Counted by this server process since it started."
+            : html`Every recall from this store since ${shortDate.format(new Date(r.since))}, whoever asked; each point is one hour with recalls.`}
+        </p>
         ${lineChart(
           [
             { label: "p50", values: d.latency.map((x) => x.p50Ms), tone: "blue" },
             { label: "p95", values: d.latency.map((x) => x.p95Ms), tone: "yellow" },
           ],
-          { label: `Recall latency over ${d.latency.length} samples: p50 now ${fmtMs(r.p50Ms)}, p95 now ${fmtMs(r.p95Ms)}`, unit: (v) => fmtMs(v) },
+          { label: `Recall latency over ${d.latency.length} ${d.latency.length === 1 ? "hour" : "hours"} with recalls: p50 now ${fmtMs(r.p50Ms)}, p95 now ${fmtMs(r.p95Ms)}`, unit: (v) => fmtMs(v) },
         )}
       </section>
       <section aria-labelledby="h-audit">

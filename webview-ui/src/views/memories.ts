@@ -9,8 +9,8 @@ import { ViewElement } from "../ui/element.js";
 import "./memoryDetail.js";
 import { errorBanner } from "../ui/banner.js";
 
-/** Every row has this height (px): the virtual list places row i at i × ROW_H. */
-export const ROW_H = 44;
+/** Every row has this height (px): the virtual list places row i at i × ROW_H. Two lines of content and the meta line (styles.css .row). */
+export const ROW_H = 58;
 const PAGE = 100;
 const OVERSCAN = 6;
 const MAX_INFLIGHT = 4;

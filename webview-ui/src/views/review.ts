@@ -2,7 +2,7 @@ import { html, nothing, type TemplateResult } from "lit";
 import type { ConflictPair, Memory, ProposalView, Quarantined } from "../../../src/protocol/model.js";
 import type { Result } from "../../../src/protocol/requests.js";
 import { rpc } from "../context.js";
-import { fmtScore, fmtTime, TYPE_NAMES } from "../format.js";
+import { fmtDuration, fmtScore, fmtTime, shorten, TYPE_NAMES } from "../format.js";
 import "../ui/confirm.js";
 import { wordDiff } from "../ui/diff.js";
 import { ViewElement } from "../ui/element.js";
@@ -63,15 +63,28 @@ export class HsReview extends ViewElement {
     const side = keep === "both" ? "both" : (keep === "newer") === aNewer ? "a" : "b";
     void this.act(`conflict:${pair.a.id}:${pair.b.id}`, async () => {
       await rpc.request("review.resolveConflict", { a: pair.a.id, b: pair.b.id, keep: side });
-      return keep === "both" ? "Kept both: they are no longer reported as a conflict." : `Kept the ${keep} memory; the other is superseded.`;
+      return keep === "both" ? "Kept both: they are no longer reported as a conflict." : `Kept the ${keep} statement; the other is marked replaced (kept as history, no longer recalled).`;
     });
   }
 
-  private renderSide(m: Memory, label: string): TemplateResult {
-    return html`<div class="conflict-side">
-      <div class="side-label">${label} · ${fmtTime(m.createdAt)} · confidence ${fmtScore(m.confidence)}</div>
+  private renderSide(pair: ConflictPair, m: Memory, other: Memory, which: "newer" | "older"): TemplateResult {
+    const key = `conflict:${pair.a.id}:${pair.b.id}`;
+    const what = `Keep “${shorten(m.content, 40)}”: “${shorten(other.content, 40)}” is marked replaced — kept as history, no longer recalled.`;
+    return html`<div class="conflict-side side-${which}">
+      <div class="side-label">${which === "newer" ? "Newer" : "Older"} · ${fmtTime(m.createdAt)} · confidence ${fmtScore(m.confidence)}</div>
       <div class="side-content">${m.content}</div>
+      <vscode-button class="keep-${which}" secondary icon="check" title=${what} aria-label=${what} ?disabled=${this.busy === key} @click=${() => this.resolve(pair, which)}
+        >Keep this one</vscode-button
+      >
     </div>`;
+  }
+
+  /** Why the engine left it to a person, in plain words. */
+  private why(newer: Memory, older: Memory): string {
+    const about = newer.subject || older.subject;
+    const same = Math.abs(newer.confidence - older.confidence) < 0.005;
+    const confidence = same ? "with the same confidence" : `with confidence ${fmtScore(newer.confidence)} and ${fmtScore(older.confidence)}`;
+    return `Both say something different about ${about ? `“${about}”` : "the same thing"}, ${fmtDuration(newer.createdAt - older.createdAt)} apart, ${confidence} — hindsight cannot tell which is current.`;
   }
 
   private renderConflicts(conflicts: ConflictPair[]): TemplateResult {
@@ -80,13 +93,15 @@ export class HsReview extends ViewElement {
       ${conflicts.map((pair) => {
         const [newer, older] = pair.a.createdAt >= pair.b.createdAt ? [pair.a, pair.b] : [pair.b, pair.a];
         const key = `conflict:${pair.a.id}:${pair.b.id}`;
-        return html`<li class="card conflict-card" aria-label="Conflict about ${pair.a.subject || TYPE_NAMES[pair.a.type]}">
-          <div class="card-title"><span class="codicon codicon-warning" aria-hidden="true"></span> ${pair.a.subject || TYPE_NAMES[pair.a.type]}</div>
-          ${this.renderSide(newer, "newer")} ${this.renderSide(older, "older")}
+        const title = `“${shorten(newer.content)}” or “${shorten(older.content)}”`;
+        const both = "Keep both: they stay active and are no longer reported as a conflict (e.g. each is true in its own context).";
+        return html`<li class="card conflict-card" aria-label="Conflict: ${title}">
+          <div class="card-title"><span class="codicon codicon-warning" aria-hidden="true"></span><span class="conflict-title">${title}</span></div>
+          <p class="conflict-why">${this.why(newer, older)}</p>
+          ${this.renderSide(pair, newer, older, "newer")} ${this.renderSide(pair, older, newer, "older")}
           <div class="button-row">
-            <vscode-button class="keep-newer" ?disabled=${this.busy === key} @click=${() => this.resolve(pair, "newer")}>Keep newer</vscode-button>
-            <vscode-button secondary class="keep-older" ?disabled=${this.busy === key} @click=${() => this.resolve(pair, "older")}>Keep older</vscode-button>
-            <vscode-button secondary class="keep-both" ?disabled=${this.busy === key} @click=${() => this.resolve(pair, "both")}>Keep both</vscode-button>
+            <vscode-button secondary class="keep-both" title=${both} aria-label=${both} ?disabled=${this.busy === key} @click=${() => this.resolve(pair, "both")}>Keep both</vscode-button>
+            <span class="muted button-hint">Both stay; the conflict is dismissed.</span>
           </div>
         </li>`;
       })}
