@@ -115,6 +115,7 @@ describe("integration: team server (LanceDB, scoped tokens) over HTTP", function
     rest("GET /memories", "alice", "PROJECT_FORBIDDEN", get(() => `/api/v1/memories?scope=${B}`));
     rest("POST /memories", "alice", "PROJECT_FORBIDDEN", post(() => "/api/v1/memories", () => ({ content: "Alice writes into B.", scope: B })));
     rest("GET /memories/:id", "alice", "PROJECT_FORBIDDEN", get(() => `/api/v1/memories/${memB}`));
+    rest("GET /resolve", "alice", "PROJECT_FORBIDDEN", get(() => `/api/v1/resolve?id=${memB.slice(0, 8)}&scope=${B}`));
     rest("PATCH /memories/:id", "alice", "PROJECT_FORBIDDEN", (t) => http(base, "PATCH", `/api/v1/memories/${memB}`, { token: t, body: { content: "Rewritten by alice." } }));
     rest("DELETE /memories/:id", "alice", "PROJECT_FORBIDDEN", (t) => http(base, "DELETE", `/api/v1/memories/${memB}`, { token: t }));
     rest("POST /memories/:id/pin", "alice", "PROJECT_FORBIDDEN", post(() => `/api/v1/memories/${memB}/pin`));
