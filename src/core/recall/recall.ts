@@ -106,7 +106,8 @@ export async function recallMemories(ctx: EngineContext, params: RecallParams, s
   // A successor found through the memory it replaced is read by stage 2 in that memory's words too.
   const readAs = new Map(passing.map(({ c }) => [c.record.id, (c.via ?? c.record).content]));
   if (asked && scored.length > 0) await rerank(ctx, params.query, scored, boostOf, readAs);
-  secondHandYields(scored, new Set(passing.flatMap(({ c }) => (c.via ? [c.record.id] : []))));
+  // secondHandYields is not applied: it put "A 已经从丰巢换成了美团" under an unrelated first-hand memory (lineageRecall.test.ts).
+
   if (ctx.config.recall.diversify) diversify(scored);
   const working = params.sessionId ? await workingMemory(ctx, q, scope, params.sessionId, now, k, access) : [];
   const workingIds = new Set(working.map((m) => m.id));
