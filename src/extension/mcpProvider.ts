@@ -11,28 +11,35 @@ export function registerMcpProvider(service: MemoryService, extensionVersion: st
   const changed = new vscode.EventEmitter<void>();
   let lastVersion: string | null = null;
   let changes = 0;
-  const sub = service.onDidChange(() => {
+  const definitionData = (endpoint: NonNullable<MemoryService["endpoint"]>) => httpDefinition(endpoint, extensionVersion, service.activeScope());
+  const refresh = (): void => {
     const endpoint = service.endpoint;
-    const version = endpoint ? httpDefinition(endpoint, extensionVersion).version : null;
+    const version = endpoint ? definitionData(endpoint).version : null;
     if (version !== null && version !== lastVersion) {
       lastVersion = version;
       changes++;
       changed.fire();
     }
-  });
+  };
+  const sub = service.onDidChange(refresh);
+  // Folders added or removed change the scope the definition names. Switching editors does not
+  // refresh it: that would restart the agents' MCP sessions on every click between folders (VS Code's
+  // workspace roots decide first anyway). setImmediate: the service forgets its folder scopes in a
+  // listener of the same event.
+  const folders = vscode.workspace.onDidChangeWorkspaceFolders(() => void setImmediate(refresh));
   const toDefinition = (data: ReturnType<typeof httpDefinition>) => new vscode.McpHttpServerDefinition(data.label, vscode.Uri.parse(data.uri), data.headers, data.version);
   const provider: vscode.McpServerDefinitionProvider<vscode.McpHttpServerDefinition> = {
     onDidChangeMcpServerDefinitions: changed.event,
     provideMcpServerDefinitions: () => {
       const endpoint = service.endpoint;
-      if (endpoint) return [toDefinition(httpDefinition(endpoint, extensionVersion))];
+      if (endpoint) return [toDefinition(definitionData(endpoint))];
       // Not started yet: a placeholder address that resolveMcpServerDefinition replaces.
       return [new vscode.McpHttpServerDefinition("Hindsight memory", vscode.Uri.parse("http://127.0.0.1:1/mcp"), {}, `${extensionVersion}+pending`)];
     },
     resolveMcpServerDefinition: async () => {
       try {
         const endpoint = await service.ensureEndpoint();
-        return toDefinition(httpDefinition(endpoint, extensionVersion));
+        return toDefinition(definitionData(endpoint));
       } catch (err) {
         void vscode.window.showErrorMessage(`Hindsight memory server could not start: ${(err as Error).message}`, "Show Logs").then((pick) => {
           if (pick) service.log.show();
@@ -42,6 +49,6 @@ export function registerMcpProvider(service: MemoryService, extensionVersion: st
     },
   };
   const registration = vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, provider);
-  const all = vscode.Disposable.from(registration, sub, changed);
+  const all = vscode.Disposable.from(registration, sub, folders, changed);
   return { dispose: () => all.dispose(), get changes() { return changes; } };
 }

@@ -1,3 +1,5 @@
+import { SCOPE_HEADER } from "../mcp/scopeHeader.js";
+
 /** The agents whose MCP configuration the "Copy MCP Config" command writes. */
 export const AGENTS = ["Claude Code", "Cursor", "Claude Desktop"] as const;
 export type Agent = (typeof AGENTS)[number];
@@ -39,7 +41,9 @@ function shellQuote(s: string): string {
 export function mcpSnippet(i: SnippetInput): Snippet {
   if (i.transport === "http" && (!i.url || !i.token)) throw new Error("an HTTP snippet needs the server URL and a token");
   const url = i.url ? `${i.url.replace(/\/+$/, "")}/mcp` : "";
-  const auth = { Authorization: `Bearer ${i.token ?? ""}` };
+  // The scope header makes an HTTP agent read and write this folder's memories, as the stdio entry's
+  // --scope does; without it a server that owns several projects' memories would use its own default.
+  const headers = { Authorization: `Bearer ${i.token ?? ""}`, [SCOPE_HEADER]: encodeURIComponent(i.scope) };
   switch (i.agent) {
     case "Claude Code": {
       if (i.transport === "stdio") {
@@ -48,13 +52,15 @@ export function mcpSnippet(i: SnippetInput): Snippet {
       }
       return {
         where: "run in a terminal in the project folder",
-        text: `claude mcp add --transport http hindsight ${shellQuote(url)} --header ${shellQuote(`Authorization: ${auth.Authorization}`)}\n`,
+        text: `claude mcp add --transport http hindsight ${shellQuote(url)} ${Object.entries(headers)
+          .map(([k, v]) => `--header ${shellQuote(`${k}: ${v}`)}`)
+          .join(" ")}\n`,
       };
     }
     case "Cursor":
       return {
         where: ".cursor/mcp.json in the project (or ~/.cursor/mcp.json)",
-        text: `${JSON.stringify({ mcpServers: { hindsight: i.transport === "stdio" ? stdioEntry(i) : { url, headers: auth } } }, null, 2)}\n`,
+        text: `${JSON.stringify({ mcpServers: { hindsight: i.transport === "stdio" ? stdioEntry(i) : { url, headers } } }, null, 2)}\n`,
       };
     case "Claude Desktop":
       // Claude Desktop speaks stdio only; HTTP goes through the bundled CLI's own stdio server as well.

@@ -30,7 +30,7 @@ const JSON_LIMIT_BYTES = 1024 * 1024;
  * `engine` is the caller's view of the engine (audited as the token; checked by its grant unless it may do
  * everything); `grantKey` changes when the token's grant does, so a session never outlives its grant.
  */
-export type McpHandler = (req: IncomingMessage, res: ServerResponse, caller: { tokenId: string; engine?: MemoryEngine; grantKey?: string; full?: boolean }) => Promise<void>;
+export type McpHandler = (req: IncomingMessage, res: ServerResponse, caller: { tokenId: string; engine?: MemoryEngine; grantKey?: string }) => Promise<void>;
 
 export interface HttpAppOptions {
   engine: MemoryEngine;
@@ -119,7 +119,7 @@ export function createHttpHandler(options: HttpAppOptions): (req: IncomingMessag
 
     if (path === MCP_PATH) {
       setLabel(MCP_PATH);
-      await options.mcp(req, res, { tokenId, engine: scopedEngine(engine, grant), grantKey: grantKey(grant), full });
+      await options.mcp(req, res, { tokenId, engine: scopedEngine(engine, grant), grantKey: grantKey(grant) });
       return;
     }
     if (path === "/metrics") {

@@ -3,10 +3,15 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { MemoryEngine } from "../core/engine.js";
-import { createMcpServer } from "./createServer.js";
+import { createMcpServer, type McpServerOptions } from "./createServer.js";
+import { errorText } from "./errors.js";
+import { SCOPE_HEADER } from "./scopeHeader.js";
+import type { SessionBase } from "./sessionScope.js";
+
+export { SCOPE_HEADER };
 
 /** Builds the MCP server (tools over the engine) for one session. */
-export type McpServerFactory = (engine: MemoryEngine) => McpServer;
+export type McpServerFactory = (engine: MemoryEngine, options: McpServerOptions) => McpServer;
 
 /**
  * Same shape as the HTTP app's McpHandler: the app stays free of the SDK, this module free of the app.
@@ -14,12 +19,11 @@ export type McpServerFactory = (engine: MemoryEngine) => McpServer;
  */
 export type McpHttpHandler = (req: IncomingMessage, res: ServerResponse, caller: McpCaller) => Promise<void>;
 
-/** Who opens a session: the token, its view of the engine, its grant, and whether the grant is everything. */
+/** Who opens a session: the token, its view of the engine, and its grant. */
 export interface McpCaller {
   tokenId: string;
   engine?: MemoryEngine;
   grantKey?: string;
-  full?: boolean;
 }
 
 export interface McpMount {
@@ -60,21 +64,28 @@ function originAllowed(origin: string, allowedHosts: string[] | null): boolean {
   return allowedHosts !== null && (allowedHosts.includes(url.host) || allowedHosts.includes(url.hostname));
 }
 
-/** The header with which a client of the store's owner names its project (`hindsight mcp` run in another folder). */
-export const SCOPE_HEADER = "x-hindsight-scope";
-
 /**
- * The engine a new session works on: the caller's view, in the scope the client names. Only a
- * full-access caller may name one; a scoped token's view keeps to its grant. A string is the error.
+ * The engine a new session works on: the caller's view, with the scope the client configured
+ * (SCOPE_HEADER) as its default when the caller's token may use it. A scope the token may not use is
+ * not applied (roots and this header only choose among what the token allows): the session keeps
+ * the token's default and its results say why. A malformed header is refused (a string is the error).
  */
-function sessionEngine(engine: MemoryEngine, req: IncomingMessage, caller: McpCaller): MemoryEngine | string {
+function sessionEngine(engine: MemoryEngine, req: IncomingMessage, caller: McpCaller): { engine: MemoryEngine; base: SessionBase } | string {
+  const view = caller.engine ?? engine.actingAs(`token:${caller.tokenId}`);
   const raw = req.headers[SCOPE_HEADER];
-  const scope = Array.isArray(raw) ? raw[0] : raw;
-  if (scope === undefined) return caller.engine ?? engine.actingAs(`token:${caller.tokenId}`);
-  if (caller.engine && !caller.full) return `${SCOPE_HEADER}: only a full-access token may set the session's scope`;
+  const header = Array.isArray(raw) ? raw[0] : raw;
+  if (header === undefined) return { engine: view, base: { source: "server" } };
+  let scope: string;
   try {
-    return engine.actingAs(`token:${caller.tokenId}`).withDefaultScope(decodeURIComponent(scope));
+    scope = decodeURIComponent(header);
+  } catch {
+    return `${SCOPE_HEADER}: not a percent-encoded scope`;
+  }
+  try {
+    return { engine: view.withDefaultScope(scope), base: { source: "configured" } };
   } catch (err) {
+    const code = (err as { code?: unknown }).code;
+    if (code === "PROJECT_FORBIDDEN") return { engine: view, base: { source: "server", note: `the configured scope ${scope} is not used (${errorText(err)})` } };
     return `${SCOPE_HEADER}: ${(err as Error).message}`;
   }
 }
@@ -85,7 +96,10 @@ function sessionEngine(engine: MemoryEngine, req: IncomingMessage, caller: McpCa
  * session belongs to the token that opened it, under the grant it had then: when the token's grant
  * changes (its token file was edited) the session is gone (404) and the client starts a new one.
  */
-export function mountMcp(engine: MemoryEngine, options: { allowedHosts: string[] | null; factory?: McpServerFactory }): McpMount {
+export function mountMcp(
+  engine: MemoryEngine,
+  options: { allowedHosts: string[] | null; factory?: McpServerFactory; scopeForRoot?: (folder: string) => string },
+): McpMount {
   const factory = options.factory ?? createMcpServer;
   const sessions = new Map<string, Session>();
 
@@ -123,7 +137,7 @@ export function mountMcp(engine: MemoryEngine, options: { allowedHosts: string[]
       jsonRpcError(res, 400, view);
       return;
     }
-    const server = factory(view);
+    const server = factory(view.engine, { base: view.base, ...(options.scopeForRoot ? { scopeForRoot: options.scopeForRoot } : {}) });
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {

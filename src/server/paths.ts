@@ -47,5 +47,10 @@ export function scopeForFolder(folder: string): string {
   } catch {
     // not a git repository
   }
+  return scopeForFolderName(folder);
+}
+
+/** Project scope of a folder by its name alone: scopeForFolder's last resort, for a path that is not on this machine. */
+export function scopeForFolderName(folder: string): string {
   return `project:${basename(resolve(folder)).toLowerCase() || "default"}`;
 }

@@ -11,6 +11,7 @@ import { HttpMetrics } from "../http/metrics.js";
 import { TokenBucketLimiter } from "../http/rateLimit.js";
 import { evaluatePostedCases } from "../eval/restEval.js";
 import { mountMcp } from "../mcp/http.js";
+import { scopeForFolder, scopeForFolderName } from "./paths.js";
 
 export const DEFAULT_HOST = "127.0.0.1";
 export const DEFAULT_PORT = 8765;
@@ -109,7 +110,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   if (allowedHosts === null && !isLoopbackHost(host)) {
     options.logger?.warn("serving on a non-loopback address without a Host check: put it behind a proxy or pass --allowed-host", { host });
   }
-  const mcp = mountMcp(options.engine, { allowedHosts });
+  // A client's workspace root is a path on its machine: on loopback that is this machine (its git remote
+  // names the project); a remote client's path is not, and git is not run on paths strangers choose.
+  const mcp = mountMcp(options.engine, { allowedHosts, scopeForRoot: isLoopbackHost(host) ? scopeForFolder : scopeForFolderName });
   ready = createHttpHandler({
     engine: options.engine,
     auth,

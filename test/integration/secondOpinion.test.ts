@@ -15,13 +15,14 @@ const MODEL_DIR = resolve(__dirname, "../../../..", "shared/models");
 
 /**
  * The small English model as a second opinion on the multilingual model's best candidates, on the
- * real models and the real store: it knows that a Rails app answers "which web framework", which
- * E5-small's compressed cosines do not separate from "exposes a REST API".
+ * real models and the real store: it knows that "written in Ruby" answers "which programming
+ * language", which E5-small's compressed cosines do not separate from "exposes a REST API" (0.842 vs
+ * 0.843 with the q8 weights in ../shared/models; MiniLM 0.534 vs 0.372).
  */
 describe("integration: the second embedding model as a second opinion in recall", function () {
   this.timeout(180_000);
-  const question = "Which web framework does the storefront run on?";
-  const facts = ["The storefront exposes a REST API under /v2.", "The storefront is a Rails 7 application.", "The storefront stores product photos in a GCS bucket."];
+  const question = "Which programming language is the storefront written in?";
+  const facts = ["The storefront exposes a REST API under /v2.", "The storefront is written in Ruby.", "The storefront stores product photos in a GCS bucket."];
 
   it("is what the product composes when MiniLM is in the model folder and E5 is the main model, and not otherwise", () => {
     const base = { modelDir: MODEL_DIR, cacheDir: tmpdir(), allowDownload: false };
@@ -35,11 +36,11 @@ describe("integration: the second embedding model as a second opinion in recall"
 
   it("scores the pair it can read and leaves Chinese to the main model", async () => {
     const second = new EmbeddingReranker(MINILM_L6, new TransformersEmbedder({ modelId: MINILM_L6, modelDir: MODEL_DIR, allowDownload: false }));
-    const [rest, rails, photos, zh] = await second.score(question, [...facts, "店铺前端是用 Rails 写的。"]);
-    assert.ok(typeof rails === "number" && typeof rest === "number" && typeof photos === "number");
-    assert.ok(rails > rest && rest > photos, `${rails} ${rest} ${photos}`);
+    const [rest, ruby, photos, zh] = await second.score(question, [...facts, "店铺前端是用 Ruby 写的。"]);
+    assert.ok(typeof ruby === "number" && typeof rest === "number" && typeof photos === "number");
+    assert.ok(ruby > rest && rest > photos, `${ruby} ${rest} ${photos}`);
     assert.equal(zh, null);
-    assert.deepEqual(await second.score("店铺用什么框架？", facts), [null, null, null]);
+    assert.deepEqual(await second.score("店铺用什么语言写的？", facts), [null, null, null]);
   });
 
   it("moves the memory that answers the question up in a real recall, and says where its relevance came from", async () => {
@@ -53,7 +54,7 @@ describe("integration: the second embedding model as a second opinion in recall"
       const r = await engine.recall({ query: question, k: 3 });
       await engine.close();
       const rel = (re: RegExp) => r.memories.find((m) => re.test(m.content))?.factors.relevance ?? NaN;
-      return { r, railsAhead: rel(/Rails/) - rel(/REST/) };
+      return { r, rubyAhead: rel(/Ruby/) - rel(/REST/) };
     };
     try {
       const writer = new MemoryEngine({ store, embedder, clock: new FixedClock() }, { defaultScope: "project:shop" });
@@ -64,9 +65,9 @@ describe("integration: the second embedding model as a second opinion in recall"
       const byDefault = await gap(0.2);
       const strong = await gap(0.4);
       assert.ok(none.r.memories.every((m) => m.relevanceSource === "fused"));
-      assert.ok(byDefault.railsAhead > none.railsAhead, `${byDefault.railsAhead} vs ${none.railsAhead}`);
-      assert.equal(byDefault.r.memories.find((m) => /Rails/.test(m.content))?.relevanceSource, "bi-encoder");
-      assert.match(strong.r.memories[0]?.content ?? "", /Rails/, strong.r.text);
+      assert.ok(byDefault.rubyAhead > none.rubyAhead, `${byDefault.rubyAhead} vs ${none.rubyAhead}`);
+      assert.equal(byDefault.r.memories.find((m) => /Ruby/.test(m.content))?.relevanceSource, "bi-encoder");
+      assert.match(strong.r.memories[0]?.content ?? "", /Ruby/, strong.r.text);
       const engine = new MemoryEngine({ store, embedder, reranker, clock: new FixedClock() }, { defaultScope: "project:shop" });
       await engine.open();
       const zh = await engine.recall({ query: "店铺的商品图片存在哪里？", k: 3 });

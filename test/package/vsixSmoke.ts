@@ -2,7 +2,7 @@
 // runtime) with only the files the VSIX ships, starts the extension's owner process on a fresh
 // LanceDB store, writes a memory and recalls it over the loopback REST API. Prints the VSIX size.
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { OwnerProcess } from "../../src/extension/ownerProcess.js";
@@ -23,6 +23,11 @@ async function main(): Promise<void> {
     const files = execFileSync("unzip", ["-Z1", path], { encoding: "utf8" }).split("\n");
     const foreign = files.filter((f) => /darwin|win32|linux[-/]arm64|\.map$/.test(f) && !/\.(js|json|d\.ts)$/.test(f));
     if (foreign.length > 0) throw new Error(`the linux-x64 VSIX ships other platforms' binaries or source maps: ${foreign.slice(0, 5).join(", ")}`);
+    // The marketplace page is the user README; the developer one (benchmarks, npm test) stays in the repository.
+    const readmes = files.filter((f) => /^extension\/readme\.md$/i.test(f));
+    if (readmes.length !== 1) throw new Error(`the VSIX must hold exactly one readme, it holds: ${readmes.join(", ") || "none"}`);
+    const page = readFileSync(join(dir, readmes[0] ?? ""), "utf8");
+    if (!page.startsWith("# Judged Memory for Coding Agents") || /npm test/.test(page)) throw new Error("the VSIX readme is not the user README (docs/user/README.md)");
     // The extension's owner process exactly as the extension starts it, from the VSIX's own launcher.
     const owner = await OwnerProcess.start({
       cliPath: join(ext, "bin", "hindsight.js"),

@@ -41,7 +41,7 @@ export async function mcpCommand(argv: string[]): Promise<number> {
 async function serveOwnStore(scope: string, values: SessionFlags): Promise<number> {
   const local = await openLocalEngine({ scope, dataDir: storeDir(values), verbose: values.verbose ?? false, role: "mcp" });
   try {
-    const session = await serveStdio(local.engine);
+    const session = await serveStdio(local.engine, { scopeForRoot: scopeForFolder });
     process.stderr.write(`[hindsight] MCP server on stdio (scope ${scope}; this process owns the store)\n`);
     return await untilClosed(session);
   } finally {

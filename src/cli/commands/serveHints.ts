@@ -24,8 +24,8 @@ export function serveHints(i: ServeHintInput): string {
   const mcp = `${i.url}/mcp`;
   const bearer = i.tokenFile ? `$(cat ${shellQuote(i.tokenFile)})` : i.teamTokens ? "<a token from the tokens file>" : "<the token you gave with --token or HINDSIGHT_TOKEN>";
   const scopeLine = i.scopeFromFolder
-    ? `scope    ${i.scope}: the folder this server started in (${i.folder}; its git remote, else its name). Agents that name no scope read and write it.`
-    : `scope    ${i.scope} (from --scope / HINDSIGHT_SCOPE). Agents that name no scope read and write it.`;
+    ? `scope    ${i.scope}: the folder this server started in (${i.folder}; its git remote, else its name). Agents that name no scope use their workspace folder's scope, or this one when they report no folder.`
+    : `scope    ${i.scope} (from --scope / HINDSIGHT_SCOPE). Agents that name no scope use their workspace folder's scope, or this one when they report no folder.`;
   return [
     "",
     "next steps",

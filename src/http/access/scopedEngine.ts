@@ -182,6 +182,14 @@ export function scopedEngine(engine: MemoryEngine, grant: Grant, actor = `token:
         return { ...config, defaultScope: defaultScopeFor(grant, config.defaultScope) };
       }
       if (prop === "actingAs") return (other: string) => scopedEngine(engine, grant, other);
+      // An MCP session's scope (its client's roots or configured scope) chooses among the token's projects, never beyond them.
+      if (prop === "withDefaultScope") {
+        return (scope: string) => {
+          const narrowed = engine.withDefaultScope(scope);
+          if (!mayUse(grant, scope)) throw deny("PROJECT_FORBIDDEN", `token ${grant.id} may not use ${scope} (it may use ${describeProjects(grant)})`);
+          return scopedEngine(narrowed, grant, actor);
+        };
+      }
       const value: unknown = Reflect.get(target, prop, receiver);
       if (typeof value !== "function" || typeof prop !== "string") return value;
       const method = value as (...args: Args) => unknown;

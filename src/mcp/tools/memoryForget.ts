@@ -9,16 +9,22 @@ export const memoryForgetTool = defineTool({
   description:
     "Permanently forget memories, including the raw conversation lines that hold them; an audit entry records that something was forgotten, not what. " +
     "Use it only when the user asks to forget something, or a memory is plainly wrong and should not merely be superseded. " +
-    "Give exactly what to forget: an id (from memory_recall), a query (only strong matches go), or match words that must all appear.",
+    "Give exactly what to forget: an id (the x memory_recall shows as \"[id x]\", or the id memory_write returned), a query (only strong matches go), " +
+    "or match words that must all appear (raw conversation turns holding them go too).",
   inputSchema: {
-    id: z.string().min(1).max(200).optional().describe("Id of the memory to forget (from memory_recall or memory_write)."),
+    id: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe('Id of the memory to forget, exactly as memory_recall shows it (the x in "[id x]") or as memory_write returned it.'),
     query: z.string().min(1).max(LIMITS.queryChars).optional().describe(`Forget memories that strongly match this description (1-${LIMITS.queryChars} characters).`),
     match: z
       .array(z.string().min(1).max(200).describe("A word or phrase."))
       .min(1)
       .max(LIMITS.matchTerms)
       .optional()
-      .describe(`Forget memories whose text contains all of these words or phrases (1-${LIMITS.matchTerms} items, case-insensitive).`),
+      .describe(`Forget memories and raw turns whose text contains all of these words or phrases (1-${LIMITS.matchTerms} items, case-insensitive).`),
     scope: scopeArg().optional(),
   },
   outputSchema: {

@@ -8,8 +8,10 @@ export const memoryIngestTool = defineTool({
   name: "memory_ingest",
   title: "Log a conversation turn",
   description:
-    "Hand the engine one raw conversation turn (what the user said, optionally your reply). It is logged verbatim (secrets redacted) and extraction decides " +
-    "what, if anything, becomes memory: preferences, constraints, facts, task state; chit-chat and third-party statements are dropped. " +
+    "Hand the engine one raw conversation turn (what the user said, optionally your reply). It is logged as said (secrets redacted, instruction injections withheld), " +
+    "and extraction decides what, if anything, of the user's words becomes memory: preferences, constraints, facts, task state, events. Greetings, thanks, " +
+    "questions and momentary remarks are dropped; statements about other people are kept with that person as subject (third-party:<who>) at lower confidence, " +
+    "hedged ones lower still. Your reply is logged, and a question in it is the context of the user's next turn in the session; nothing is extracted from it. " +
     "Use it when the user says something that might matter later and you do not want to distill it yourself; use memory_write for a sentence you already distilled.",
   inputSchema: {
     user: z.string().min(1).max(LIMITS.turnChars).describe(`What the user said, verbatim (1-${LIMITS.turnChars} characters).`),

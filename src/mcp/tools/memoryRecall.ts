@@ -25,10 +25,11 @@ export const memoryRecallTool = defineTool({
   title: "Recall memories",
   description:
     "Look back before acting: returns the few memories that matter for a task or question (preferences, constraints, decisions, facts, task state), " +
-    "ranked by relevance, confidence, recency and use, with stale/superseded ones already removed and unresolved conflicts reported. " +
-    "Call it at the start of a task and whenever you are about to decide something the user may have an opinion on. " +
-    "The text result is a ready-to-use block for your context, one memory per line with its id (\"[id …]\") to pass to memory_write's replaces " +
-    "when a new memory replaces it; an irrelevant query returns nothing.",
+    "ranked by relevance, confidence, recency and use, with superseded and expired ones left out and unresolved conflicts reported. " +
+    "Call it at the start of a task, before answering about the project or the user, and before deciding something the user may have an opinion on. " +
+    "The text result is a ready-to-use block, one memory per line: \"- [id <id>] (<type>, confidence <c>) <content>\"; that id is what memory_write's replaces " +
+    "and memory_forget's id take. When nothing distilled matches, raw conversation turns may come back instead, marked \"(raw turn, <date>)\" and without an id; " +
+    "an irrelevant query returns \"No relevant memories.\" It changes no memory; it only counts which memories were returned (use is one ranking factor).",
   inputSchema: {
     query: z
       .string()

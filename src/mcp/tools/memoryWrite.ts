@@ -10,8 +10,8 @@ export const memoryWriteTool = defineTool({
   description:
     "Store one durable memory: a decision, a user preference, a project constraint, a verified fact, or the current task state. " +
     "Call it right after a decision is made or the user states a preference/constraint, with one standalone sentence readable without the conversation " +
-    "(e.g. \"The team deploys only on Tuesdays.\"). The engine deduplicates, supersedes older contradicting memories on the same subject, and refuses secrets " +
-    "and instruction-injection; the result says what it did. When you know the new memory replaces ones memory_recall showed (a changed decision, an updated value " +
+    "(e.g. \"The team deploys only on Tuesdays.\"). The engine deduplicates, supersedes older contradicting memories on the same subject, refuses secrets " +
+    "and quarantines instruction injections (kept for review, never recalled); the result says what it did. When you know the new memory replaces ones memory_recall showed (a changed decision, an updated value " +
     "or status), pass their ids in `replaces`: they are then superseded and the engine's own dedup/supersede is not applied to this write. " +
     "Do not store chit-chat, secrets or whole transcripts (use memory_ingest for raw turns).",
   inputSchema: {
@@ -24,7 +24,7 @@ export const memoryWriteTool = defineTool({
       .optional()
       .describe("preference (likes/dislikes), fact, constraint (rules, must/never), task_state (progress of the current task) or event. Inferred when omitted."),
     subject: z.string().min(1).max(LIMITS.subjectChars).optional().describe('Who or what the memory is about, e.g. "user", "billing api". Inferred when omitted.'),
-    confidence: z.number().min(0).max(1).optional().describe("How sure this is, 0-1 (explicit user statements ~0.9, inferences lower). Defaults from the type."),
+    confidence: z.number().min(0).max(1).optional().describe("How sure this is, 0-1 (explicit user statements ~0.9, inferences lower). Defaults to the engine's configured default (0.8 unless changed)."),
     valid_until: isoTimeArg("When the memory stops being true, as an").optional(),
     scope: scopeArg().optional(),
     tags: z

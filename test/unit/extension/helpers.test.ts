@@ -1,6 +1,8 @@
 import { strict as assert } from "node:assert";
 import { activeFolder, NO_FOLDER_SCOPE } from "../../../src/extension/scope.js";
 import { httpDefinition } from "../../../src/extension/mcpDefinition.js";
+import { MEMORY_GUIDANCE } from "../../../src/mcp/guidance.js";
+import { SCOPE_HEADER } from "../../../src/mcp/scopeHeader.js";
 import { AGENTS, mcpSnippet } from "../../../src/extension/mcpSnippets.js";
 import { INSTRUCTIONS_MARKER, isOurInstructions, renderInstructions } from "../../../src/extension/instructions.js";
 import { normaliseRemote } from "../../../src/server/paths.js";
@@ -46,6 +48,14 @@ describe("extension helpers", () => {
       assert.equal(versions.size, 4);
       assert.equal(httpDefinition({ url: "https://mem.example.com/", token: "x".repeat(20), mode: "team" }, "1").uri, "https://mem.example.com/mcp");
     });
+    it("names the active folder's scope (percent-encoded) in a header; the version changes with it", () => {
+      const endpoint = { url: "http://127.0.0.1:4000", token: "t".repeat(43), mode: "local" as const };
+      const shop = httpDefinition(endpoint, "0.1.0", "project:github.com/acme/shop");
+      assert.equal(shop.headers[SCOPE_HEADER], "project%3Agithub.com%2Facme%2Fshop");
+      assert.equal(shop.headers.Authorization, `Bearer ${"t".repeat(43)}`);
+      assert.notEqual(shop.version, httpDefinition(endpoint, "0.1.0", "project:other").version);
+      assert.notEqual(shop.version, httpDefinition(endpoint, "0.1.0").version);
+    });
   });
 
   describe("MCP config snippets", () => {
@@ -62,7 +72,11 @@ describe("extension helpers", () => {
     });
     it("HTTP snippets carry the URL and the token; paths with spaces are quoted for the shell", () => {
       const http = mcpSnippet({ ...base, agent: "Cursor", transport: "http", url: "http://127.0.0.1:8765", token: "tok" });
-      assert.deepEqual(JSON.parse(http.text), { mcpServers: { hindsight: { url: "http://127.0.0.1:8765/mcp", headers: { Authorization: "Bearer tok" } } } });
+      assert.deepEqual(JSON.parse(http.text), {
+        mcpServers: { hindsight: { url: "http://127.0.0.1:8765/mcp", headers: { Authorization: "Bearer tok", "x-hindsight-scope": "project%3Agithub.com%2Facme%2Fapp" } } },
+      });
+      const ccHttp = mcpSnippet({ ...base, agent: "Claude Code", transport: "http", url: "http://127.0.0.1:8765", token: "tok" });
+      assert.equal(ccHttp.text, "claude mcp add --transport http hindsight http://127.0.0.1:8765/mcp --header 'Authorization: Bearer tok' --header 'x-hindsight-scope: project%3Agithub.com%2Facme%2Fapp'\n");
       const cc = mcpSnippet({ ...base, cliPath: "/My Ext/bin/hindsight.js", agent: "Claude Code", transport: "stdio" });
       assert.match(cc.text, /claude mcp add hindsight -- node '\/My Ext\/bin\/hindsight\.js' mcp/);
       assert.throws(() => mcpSnippet({ ...base, agent: "Cursor", transport: "http" }), /URL and a token/);
@@ -74,8 +88,8 @@ describe("extension helpers", () => {
       const text = await renderInstructions("project:x", "# Memory profile: project:x\n## Pinned\n- Never push to main (constraint, confidence 0.90)\n");
       assert.match(text, /^---\napplyTo: "\*\*"\n/);
       assert.ok(text.includes(INSTRUCTIONS_MARKER));
-      assert.match(text, /call the `memory_recall` tool/);
-      assert.match(text, /call `memory_write`/);
+      for (const section of MEMORY_GUIDANCE) for (const line of section.lines) assert.ok(text.includes(line), `the file lacks the prompt's guidance: ${line}`);
+      assert.match(text, /This folder's memories are in scope `project:x`/);
       assert.match(text, /Never push to main/);
       assert.ok(isOurInstructions(text));
       assert.ok(!isOurInstructions("---\napplyTo: '**'\n---\nmy own rules\n"));

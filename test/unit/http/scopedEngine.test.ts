@@ -13,7 +13,7 @@ function isDenied(err: unknown, code: "PROJECT_FORBIDDEN" | "PERMISSION_DENIED")
   return err instanceof HttpError && err.status === 403 && err.code === code;
 }
 
-/** Methods a scoped token never reaches: lifecycle and configuration belong to whoever runs the server. */
+/** Methods no rule governs: lifecycle and configuration (refused: they belong to whoever runs the server) and the views the proxy builds itself (actingAs, withDefaultScope). */
 const NOT_FOR_TOKENS = ["constructor", "reconfigure", "setLlm", "open", "flush", "close", "actingAs", "withDefaultScope"];
 /** Private helpers (called on the engine itself, never through the view). */
 const PRIVATE = ["context", "access", "scopeOf", "listMatching"];
@@ -71,6 +71,20 @@ describe("http access: the scoped engine view", () => {
     const w = await writer.write({ content: "The staging database runs PostgreSQL 16." });
     assert.equal(w.memory?.scope, "project:a");
     assert.equal((await t.engine.auditLog({ scope: "project:a" }))[0]?.actor, "token:w");
+  });
+
+  it("withDefaultScope chooses among the token's projects and never widens them", async () => {
+    const multi = scopedEngine(t.engine, grant("m", ["read", "write"], ["project:a", "project:c"]));
+    const c = multi.withDefaultScope("project:c");
+    assert.equal(c.config.defaultScope, "project:c");
+    const w = await c.write({ content: "Project C builds with Gradle." });
+    assert.equal(w.memory?.scope, "project:c");
+    assert.equal((await t.engine.auditLog({ scope: "project:c" }))[0]?.actor, "token:m", "still audited as the token");
+    assert.ok(isDenied(catchSync(() => multi.withDefaultScope("project:b")), "PROJECT_FORBIDDEN"));
+    assert.ok(isDenied(await rejection(c.recall({ query: "Gradle", scope: "project:b" })), "PROJECT_FORBIDDEN"), "the narrowed view still checks");
+    assert.ok(isDenied(await rejection(c.auditLog()), "PERMISSION_DENIED"), "and keeps the token's permissions");
+    const malformed = catchSync(() => multi.withDefaultScope("no colon"));
+    assert.equal((malformed as { code?: string }).code, "INVALID_INPUT");
   });
 
   it("ids: a memory or proposal of another project is PROJECT_FORBIDDEN; an unknown memory stays the engine's NOT_FOUND", async () => {

@@ -6,6 +6,7 @@ import type { MemoryEngine } from "../../../src/core/engine.js";
 import { HindsightError } from "../../../src/core/errors.js";
 import { callTool, createMcpServer } from "../../../src/mcp/createServer.js";
 import { toolError } from "../../../src/mcp/errors.js";
+import { MEMORY_GUIDANCE } from "../../../src/mcp/guidance.js";
 import { PROFILE_MAX_ITEMS, buildProfile, profileUri } from "../../../src/mcp/resources/profile.js";
 import { MEMORY_TOOLS, memoryWriteTool } from "../../../src/mcp/tools/index.js";
 import { DAY, T0, makeEngine, type TestEngine } from "../../helpers/fakes.js";
@@ -321,7 +322,7 @@ describe("mcp: the profile resource and the use_memory prompt", () => {
     const { resources } = await c.client.listResources();
     assert.deepEqual(resources.map((r) => r.uri), ["memory://profile/project%3Atest"]);
     const { resourceTemplates } = await c.client.listResourceTemplates();
-    assert.deepEqual(resourceTemplates.map((t) => t.uriTemplate), ["memory://profile/{scope}"]);
+    assert.deepEqual(resourceTemplates.map((t) => t.uriTemplate), ["memory://profile/{+scope}"]);
 
     for (const uri of ["memory://profile/project:test", "memory://profile/project%3Atest"]) {
       const { contents } = await c.client.readResource({ uri });
@@ -341,6 +342,8 @@ describe("mcp: the profile resource and the use_memory prompt", () => {
     const { contents } = await c.client.readResource({ uri: profileUri(scope) });
     const md = (contents[0] as { text: string }).text;
     assert.match(md, /^# Memory profile: project:github\.com\/acme\/api/);
+    const raw = await c.client.readResource({ uri: `memory://profile/${scope}` });
+    assert.equal((raw.contents[0] as { text: string }).text, md, "the raw form names the same scope");
     const lines = md.trim().split("\n");
     assert.ok(lines.length <= 20, `${lines.length} lines`);
     assert.equal(lines.filter((l) => l.startsWith("- ")).length, PROFILE_MAX_ITEMS);
@@ -358,7 +361,8 @@ describe("mcp: the profile resource and the use_memory prompt", () => {
     assert.match(body, /memory_write/);
     assert.match(body, /id in replaces/);
     assert.match(body, /add pagination to the billing API/);
-    assert.match(body, /project:test/);
+    assert.match(body, /calls without a scope use project:test \(the server's default scope\)/);
+    for (const section of MEMORY_GUIDANCE) for (const line of section.lines) assert.ok(body.includes(line), line);
     const plain = await c.client.getPrompt({ name: "use_memory" });
     assert.match((plain.messages[0]!.content as { text: string }).text, /memory_recall/);
   });
