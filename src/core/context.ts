@@ -1,5 +1,6 @@
 import type { EngineConfig } from "./config.js";
 import type { VectorCache } from "./model/vectorCache.js";
+import type { RecentMessages } from "./write/recentMessages.js";
 import { thresholds, type Thresholds } from "./model/profiles.js";
 import type { Clock, EmbedKind, Embedder, LlmClient, Logger, MemoryStore, ModelInfo, Reranker } from "./ports.js";
 
@@ -15,7 +16,7 @@ export interface EngineContext {
   llm: LlmClient | null;
   newId: () => string;
   /** Last message heard per scope and session: an answer is only standalone with the question before it. */
-  lastMessage: Map<string, { text: string; at: number }>;
+  recentMessages: RecentMessages;
   /** Memory texts embedded as queries, for the symmetric reading of Chinese (ModelProfile.cjkSymmetricLow). */
   symmetric: VectorCache;
 }

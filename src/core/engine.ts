@@ -35,12 +35,14 @@ import type { Clock, Embedder, LlmClient, Logger, MemoryStore, ModelInfo, Rerank
 import { AccessTracker } from "./recall/access.js";
 import { recallMemories } from "./recall/recall.js";
 import type { RecallResult } from "./recall/types.js";
-import { Serial } from "./serial.js";
+import type { CallOptions, MemoryApi, MemoryExplanation, MemoryLink } from "./memoryApi.js";
+import { ScopeQueue } from "./scopeQueue.js";
 import { parseInput } from "./validate.js";
 
 const IdSchema = z.string().min(1, "must not be empty").max(200);
-import { ingestTurn, type IngestResult } from "./write/ingest.js";
-import { importMemories, writeMemory, type WriteRequest, type WriteResult } from "./write/writer.js";
+import { commitTurn, prepareTurn, type IngestResult } from "./write/ingest.js";
+import { RecentMessages } from "./write/recentMessages.js";
+import { commitWrite, importMemories, prepareWrite, type WriteRequest, type WriteResult } from "./write/writer.js";
 
 export interface EngineDeps {
   store: MemoryStore;
@@ -54,37 +56,24 @@ export interface EngineDeps {
   timer?: () => number;
 }
 
-/** A memory another one points to, and how (see MemoryEngine.explain). */
-export interface MemoryLink {
-  relation: "supersedes" | "superseded_by" | "compressed_into" | "compressed_from" | "conflicts_with";
-  memory: MemoryRecord;
-}
-
-export interface MemoryExplanation {
-  memory: MemoryRecord;
-  turns: TurnRecord[];
-  links: MemoryLink[];
-}
-
-/** Per-call options of mutating operations. */
-export interface CallOptions {
-  /** Who asks (e.g. "token:1a2b3c4d5e6f"), recorded in the audit log instead of the configured actor. */
-  actor?: string;
-}
+export type { CallOptions, MemoryApi, MemoryExplanation, MemoryLink } from "./memoryApi.js";
 
 /**
  * The memory engine: the only way to the store for everything above it (MCP, REST, extension,
  * CLI). Construct, `open()`, then write / ingest / recall / forget / list.
  */
-export class MemoryEngine {
+export class MemoryEngine implements MemoryApi {
   /** Shared with every actingAs() view of this engine (reconfigure() reaches them all). */
   private readonly state: { ctx: EngineContext | null; access: AccessTracker | null; recallStats: RecallStats | null; config: EngineConfig; llm: LlmClient | null };
   /** The audit actor of this view (undefined: the configured actor). */
   private readonly viewActor: string | undefined = undefined;
   /** The scope this view's calls use when they name none (undefined: the configured default). */
   private readonly viewScope: string | undefined = undefined;
-  /** Mutations run one at a time: a dedup or supersede decision reads the store and must see every earlier write. */
-  private readonly mutations = new Serial();
+  /**
+   * Decide-and-commit steps run one at a time per scope: a dedup or supersede decision reads the
+   * scope's memories and must see every earlier write of that scope. Other scopes go on meanwhile.
+   */
+  private readonly mutations = new ScopeQueue();
 
   constructor(
     private readonly deps: EngineDeps,
@@ -131,7 +120,7 @@ export class MemoryEngine {
       reranker,
       llm: this.state.llm,
       newId: this.deps.newId ?? (() => globalThis.crypto.randomUUID()),
-      lastMessage: new Map(),
+      recentMessages: new RecentMessages(),
       symmetric: new VectorCache(this.deps.embedder, "query"),
     };
     const logger = this.state.ctx.logger;
@@ -188,9 +177,11 @@ export class MemoryEngine {
    */
   async write(input: WriteInput, options: CallOptions = {}): Promise<WriteResult> {
     const p = parseInput(WriteInputSchema, input, "write");
-    return this.mutations.run(() => writeMemory(this.context(options), {
+    const ctx = this.context(options);
+    const scope = this.scopeOf(p.scope);
+    return this.mutations.afterPreparing(scope, prepareWrite(ctx, {
       content: p.content,
-      scope: this.scopeOf(p.scope),
+      scope,
       type: p.type,
       subject: p.subject,
       confidence: p.confidence,
@@ -201,7 +192,7 @@ export class MemoryEngine {
       sessionId: p.sessionId,
       source: p.source ?? "agent",
       replaces: p.replaces,
-    }));
+    }), (prepared) => commitWrite(ctx, prepared));
   }
 
   /** Bulk load of trusted, already-distilled memories (import, benchmarks): batched embedding, no dedup against the store. */
@@ -210,13 +201,15 @@ export class MemoryEngine {
       const p = parseInput(WriteInputSchema, input, `import[${i}]`);
       return { ...p, scope: this.scopeOf(p.scope), source: p.source ?? "import" };
     });
-    return this.mutations.run(() => importMemories(this.context(options), reqs));
+    return this.mutations.run("all", () => importMemories(this.context(options), reqs));
   }
 
   /** A raw dialogue turn: logged to L0, then extraction decides what becomes memory. */
   async ingest(input: IngestInput, options: CallOptions = {}): Promise<IngestResult> {
     const p = parseInput(IngestInputSchema, input, "ingest");
-    return this.mutations.run(() => ingestTurn(this.context(options), p, this.scopeOf(p.scope)));
+    const ctx = this.context(options);
+    const scope = this.scopeOf(p.scope);
+    return this.mutations.afterPreparing(scope, prepareTurn(ctx, p, scope), (prepared) => commitTurn(ctx, prepared));
   }
 
   async recall(input: RecallInput): Promise<RecallResult> {
@@ -230,7 +223,9 @@ export class MemoryEngine {
 
   async forget(input: ForgetInput, options: CallOptions = {}): Promise<ForgetResult> {
     const p = parseInput(ForgetInputSchema, input, "forget");
-    return this.mutations.run(() => forgetMemories(this.context(options), p, this.scopeOf(p.scope)));
+    // Ids without a scope may name memories of any scope.
+    const key = p.ids !== undefined && p.scope === undefined ? "all" : { scope: this.scopeOf(p.scope) };
+    return this.mutations.run(key, () => forgetMemories(this.context(options), p, this.scopeOf(p.scope)));
   }
 
   /** A summary of what is remembered about a topic or a subject/type in a time window; `propose` files it for review. */
@@ -248,13 +243,13 @@ export class MemoryEngine {
       const s = await summarise(ctx, memories);
       return { summary: s.text, summarizer: s.summarizer, sourceIds: memories.map((m) => m.id), proposal: null };
     };
-    return p.propose ? this.mutations.run(run) : run();
+    return p.propose ? this.mutations.run({ scope }, run) : run();
   }
 
   /** Files proposals for groups past the compression thresholds (scope+subject+type, count and span). */
   async proposeCompressions(scope?: string, options: CallOptions = {}): Promise<CompressionProposal[]> {
     const s = this.scopeOf(scope === undefined ? undefined : parseInput(ScopeSchema, scope, "scope"));
-    return this.mutations.run(() => proposeCompressions(this.context(options), s));
+    return this.mutations.run({ scope: s }, () => proposeCompressions(this.context(options), s));
   }
 
   async listProposals(options: { scope?: string; statuses?: ProposalStatus[] } = {}): Promise<CompressionProposal[]> {
@@ -262,15 +257,15 @@ export class MemoryEngine {
   }
 
   approveProposal(id: string, options: CallOptions = {}): Promise<CompressionProposal> {
-    return this.mutations.run(() => approveProposal(this.context(options), id));
+    return this.mutations.run("all", () => approveProposal(this.context(options), id));
   }
 
   rejectProposal(id: string, options: CallOptions = {}): Promise<CompressionProposal> {
-    return this.mutations.run(() => rejectProposal(this.context(options), id));
+    return this.mutations.run("all", () => rejectProposal(this.context(options), id));
   }
 
   rollbackProposal(id: string, options: CallOptions = {}): Promise<CompressionProposal> {
-    return this.mutations.run(() => rollbackProposal(this.context(options), id));
+    return this.mutations.run("all", () => rollbackProposal(this.context(options), id));
   }
 
   /**
@@ -281,13 +276,13 @@ export class MemoryEngine {
   async edit(id: string, patch: EditPatch, options: CallOptions = {}): Promise<EditResult> {
     const memoryId = parseInput(IdSchema, id, "id");
     const p = parseEditPatch(patch);
-    return this.mutations.run(() => editMemory(this.context(options), memoryId, p));
+    return this.mutations.run("all", () => editMemory(this.context(options), memoryId, p));
   }
 
   async pin(id: string, pinned: boolean, options: CallOptions = {}): Promise<MemoryRecord> {
     const memoryId = parseInput(IdSchema, id, "id");
     const value = parseInput(z.boolean(), pinned, "pinned");
-    return this.mutations.run(() => pinMemory(this.context(options), memoryId, value));
+    return this.mutations.run("all", () => pinMemory(this.context(options), memoryId, value));
   }
 
   /** Unresolved contradictions of a scope: pairs of active memories linked by conflictsWith. */
@@ -300,7 +295,7 @@ export class MemoryEngine {
     const aId = parseInput(IdSchema, a, "a");
     const bId = parseInput(IdSchema, b, "b");
     const k = parseInput(z.enum(["a", "b", "both"]), keep, "keep");
-    return this.mutations.run(() => resolveConflict(this.context(options), aId, bId, k));
+    return this.mutations.run("all", () => resolveConflict(this.context(options), aId, bId, k));
   }
 
   /** Counts per layer, type and status of a scope, and the store's recall count, latency (p50 / p95), hit rate and hourly history. */
@@ -313,7 +308,7 @@ export class MemoryEngine {
   async exportJsonl(scope?: string): Promise<string> {
     const ctx = this.context();
     const s = this.scopeOf(scope === undefined ? undefined : parseInput(ScopeSchema, scope, "scope"));
-    return this.mutations.run(() => exportJsonl(ctx, s));
+    return this.mutations.run({ scope: s }, () => exportJsonl(ctx, s));
   }
 
   /**
@@ -325,7 +320,7 @@ export class MemoryEngine {
   async importJsonl(text: string, scope?: string, options: CallOptions & { onProgress?: ImportProgress } = {}): Promise<ImportResult> {
     const body = parseInput(z.string(), text, "jsonl");
     const s = scope === undefined ? undefined : parseInput(ScopeSchema, scope, "scope");
-    return this.mutations.run(() => importJsonl(this.context(options), body, s, options.onProgress));
+    return this.mutations.run("all", () => importJsonl(this.context(options), body, s, options.onProgress));
   }
 
   /** Quarantined memories of a scope (newest first), each with its reason in statusReason. */
@@ -340,13 +335,13 @@ export class MemoryEngine {
    */
   async releaseQuarantined(id: string, options: CallOptions = {}): Promise<ReleaseResult> {
     const memoryId = parseInput(IdSchema, id, "id");
-    return this.mutations.run(() => releaseQuarantined(this.context(options), memoryId));
+    return this.mutations.run("all", () => releaseQuarantined(this.context(options), memoryId));
   }
 
   /** Deletes a quarantined memory and deletes or redacts its L0 turns (as forget does). Not quarantined: INVALID_INPUT (id); unknown: NOT_FOUND. */
   async deleteQuarantined(id: string, options: CallOptions = {}): Promise<ForgetResult> {
     const memoryId = parseInput(IdSchema, id, "id");
-    return this.mutations.run(() => deleteQuarantined(this.context(options), memoryId));
+    return this.mutations.run("all", () => deleteQuarantined(this.context(options), memoryId));
   }
 
   /** The embedder this engine uses, for running eval cases on scratch stores with the same model (never this engine's store). */

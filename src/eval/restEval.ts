@@ -1,4 +1,4 @@
-import type { MemoryEngine } from "../core/engine.js";
+import type { MemoryApi } from "../core/memoryApi.js";
 import { InMemoryStore } from "../stores/memory/memoryStore.js";
 import { parseCasesFile, runCases, type EvalReport } from "./runner.js";
 
@@ -7,7 +7,7 @@ import { parseCasesFile, runCases, type EvalReport } from "./runner.js";
  * field) and runs every case on a fresh InMemoryStore with the serving engine's embedder, so the
  * served store is never read or written. Pass it as `evaluate` to src/http/app.ts createHttpHandler.
  */
-export async function evaluatePostedCases(casesFile: unknown, engine: MemoryEngine): Promise<EvalReport> {
+export async function evaluatePostedCases(casesFile: unknown, engine: MemoryApi): Promise<EvalReport> {
   const file = parseCasesFile(casesFile);
   return runCases(file, { embedder: engine.embedderForEval(), newStore: async () => new InMemoryStore() });
 }

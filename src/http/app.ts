@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { MemoryEngine } from "../core/engine.js";
+import type { MemoryApi } from "../core/memoryApi.js";
 import type { Logger } from "../core/ports.js";
 import { grantKey, isFullGrant, type Grant } from "./access/grant.js";
-import { scopedEngine } from "./access/scopedEngine.js";
+import { scopedApi } from "./access/scopedMemoryApi.js";
 import type { Authenticator } from "./auth.js";
 import { HttpError, errorAnswer } from "./errors.js";
 import type { HostCheck } from "./hostCheck.js";
@@ -30,10 +30,10 @@ const JSON_LIMIT_BYTES = 1024 * 1024;
  * `engine` is the caller's view of the engine (audited as the token; checked by its grant unless it may do
  * everything); `grantKey` changes when the token's grant does, so a session never outlives its grant.
  */
-export type McpHandler = (req: IncomingMessage, res: ServerResponse, caller: { tokenId: string; engine?: MemoryEngine; grantKey?: string }) => Promise<void>;
+export type McpHandler = (req: IncomingMessage, res: ServerResponse, caller: { tokenId: string; engine?: MemoryApi; grantKey?: string }) => Promise<void>;
 
 export interface HttpAppOptions {
-  engine: MemoryEngine;
+  engine: MemoryApi;
   auth: Authenticator;
   hostCheck: HostCheck;
   /** null: no rate limit. */
@@ -115,11 +115,11 @@ export function createHttpHandler(options: HttpAppOptions): (req: IncomingMessag
     }
     const full = isFullGrant(grant);
     // A token that may do everything calls the engine itself (its mutations carry `call.actor`), as before grants existed.
-    const callerEngine = full ? engine : scopedEngine(engine, grant);
+    const callerEngine = full ? engine : scopedApi(engine, grant);
 
     if (path === MCP_PATH) {
       setLabel(MCP_PATH);
-      await options.mcp(req, res, { tokenId, engine: scopedEngine(engine, grant), grantKey: grantKey(grant) });
+      await options.mcp(req, res, { tokenId, engine: scopedApi(engine, grant), grantKey: grantKey(grant) });
       return;
     }
     if (path === "/metrics") {

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from "node:http";
-import type { CallOptions, MemoryEngine } from "../core/engine.js";
+import type { CallOptions, MemoryApi } from "../core/memoryApi.js";
 import { HttpError } from "./errors.js";
 
 /** One case's outcome of an eval run (src/eval/runner.ts CaseResult). */
@@ -15,13 +15,13 @@ export interface EvalCaseOutcome {
  * malformed file is CASES_INVALID naming the field. Wired by the composition root (src/http
  * may not import src/eval or src/stores).
  */
-export type EvalRunner = (casesFile: unknown, engine: MemoryEngine) => Promise<{ passed: number; failed: number; cases: EvalCaseOutcome[] }>;
+export type EvalRunner = (casesFile: unknown, engine: MemoryApi) => Promise<{ passed: number; failed: number; cases: EvalCaseOutcome[] }>;
 
 export type Method = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
 
 /** What a handler gets: the engine, path parameters, the query, the caller, and the body readers. */
 export interface RequestContext {
-  engine: MemoryEngine;
+  engine: MemoryApi;
   params: Record<string, string>;
   query: URLSearchParams;
   /** The caller's token id (never the token). */

@@ -1,7 +1,7 @@
 import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ErrorCode, McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import type { MemoryEngine } from "../core/engine.js";
+import type { MemoryApi } from "../core/memoryApi.js";
 import { errorText, toolError } from "./errors.js";
 import { USE_MEMORY_PROMPT, useMemoryText } from "./prompts/useMemory.js";
 import { PROFILE_URI_TEMPLATE, buildProfile, profileUri, scopeFromUriVariable } from "./resources/profile.js";
@@ -29,7 +29,7 @@ const INSTRUCTIONS =
   "Never store secrets. The use_memory prompt has the full guidance; memory://profile/{scope} is a short profile of the pinned and firm memories.";
 
 /** Runs a tool on the engine; engine errors come back as tool errors ("CODE: message"), never as protocol failures. */
-export async function callTool(def: AnyToolDefinition, engine: MemoryEngine, args: unknown): Promise<CallToolResult> {
+export async function callTool(def: AnyToolDefinition, engine: MemoryApi, args: unknown): Promise<CallToolResult> {
   try {
     const result = await def.handler(engine, (args ?? {}) as Record<string, unknown>);
     return { structuredContent: result.structuredContent as Record<string, unknown>, content: result.content };
@@ -51,7 +51,7 @@ function scopeNote(session: SessionDefault): string | null {
  * An MCP server exposing the engine: the five memory tools, the profile resource and the use_memory
  * prompt. Transport-agnostic. A call without `scope` runs in the session's scope (sessionScope.ts).
  */
-export function createMcpServer(engine: MemoryEngine, options: McpServerOptions = {}): McpServer {
+export function createMcpServer(engine: MemoryApi, options: McpServerOptions = {}): McpServer {
   const server = new McpServer({ name: options.name ?? SERVER_NAME, version: options.version ?? SERVER_VERSION }, { instructions: INSTRUCTIONS });
   const session = new SessionScope(server.server, engine, options.base ?? { source: "server" }, options.scopeForRoot);
 

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import type { MemoryEngine } from "../core/engine.js";
+import type { MemoryApi } from "../core/memoryApi.js";
 import { createMcpServer, type McpServerOptions } from "./createServer.js";
 import { errorText } from "./errors.js";
 import { SCOPE_HEADER } from "./scopeHeader.js";
@@ -11,7 +11,7 @@ import type { SessionBase } from "./sessionScope.js";
 export { SCOPE_HEADER };
 
 /** Builds the MCP server (tools over the engine) for one session. */
-export type McpServerFactory = (engine: MemoryEngine, options: McpServerOptions) => McpServer;
+export type McpServerFactory = (engine: MemoryApi, options: McpServerOptions) => McpServer;
 
 /**
  * Same shape as the HTTP app's McpHandler: the app stays free of the SDK, this module free of the app.
@@ -22,7 +22,7 @@ export type McpHttpHandler = (req: IncomingMessage, res: ServerResponse, caller:
 /** Who opens a session: the token, its view of the engine, and its grant. */
 export interface McpCaller {
   tokenId: string;
-  engine?: MemoryEngine;
+  engine?: MemoryApi;
   grantKey?: string;
 }
 
@@ -70,7 +70,7 @@ function originAllowed(origin: string, allowedHosts: string[] | null): boolean {
  * not applied (roots and this header only choose among what the token allows): the session keeps
  * the token's default and its results say why. A malformed header is refused (a string is the error).
  */
-function sessionEngine(engine: MemoryEngine, req: IncomingMessage, caller: McpCaller): { engine: MemoryEngine; base: SessionBase } | string {
+function sessionEngine(engine: MemoryApi, req: IncomingMessage, caller: McpCaller): { engine: MemoryApi; base: SessionBase } | string {
   const view = caller.engine ?? engine.actingAs(`token:${caller.tokenId}`);
   const raw = req.headers[SCOPE_HEADER];
   const header = Array.isArray(raw) ? raw[0] : raw;
@@ -97,7 +97,7 @@ function sessionEngine(engine: MemoryEngine, req: IncomingMessage, caller: McpCa
  * changes (its token file was edited) the session is gone (404) and the client starts a new one.
  */
 export function mountMcp(
-  engine: MemoryEngine,
+  engine: MemoryApi,
   options: { allowedHosts: string[] | null; factory?: McpServerFactory; scopeForRoot?: (folder: string) => string },
 ): McpMount {
   const factory = options.factory ?? createMcpServer;

@@ -2,7 +2,7 @@ import { fileURLToPath } from "node:url";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import { ListRootsResultSchema, RootsListChangedNotificationSchema, type ServerNotification, type ServerRequest } from "@modelcontextprotocol/sdk/types.js";
-import type { MemoryEngine } from "../core/engine.js";
+import type { MemoryApi } from "../core/memoryApi.js";
 import { errorText } from "./errors.js";
 
 /** Where the scope of a call without `scope` came from. */
@@ -11,7 +11,7 @@ export type ScopeSource = "roots" | "configured" | "server";
 /** The engine a call without `scope` runs on, and why. */
 export interface SessionDefault {
   /** A view whose default scope is the session's (an access-checking view keeps checking). */
-  engine: MemoryEngine;
+  engine: MemoryApi;
   scope: string;
   source: ScopeSource;
   /** Set when a scope the session would have used was skipped (a token that may not use it, roots that could not be read). */
@@ -48,7 +48,7 @@ export class SessionScope {
 
   constructor(
     private readonly server: Server,
-    private readonly base: MemoryEngine,
+    private readonly base: MemoryApi,
     private readonly baseInfo: SessionBase,
     private readonly scopeForRoot: ((folder: string) => string) | undefined,
   ) {

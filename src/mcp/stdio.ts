@@ -2,7 +2,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import type { Readable, Writable } from "node:stream";
-import type { MemoryEngine } from "../core/engine.js";
+import type { MemoryApi } from "../core/memoryApi.js";
 import { createMcpServer, type McpServerOptions } from "./createServer.js";
 
 export interface StdioSession {
@@ -33,7 +33,7 @@ function responseId(message: JSONRPCMessage): Id | undefined {
  * client closes stdin (e.g. `... | hindsight mcp`), requests already read still get their answers
  * before the session ends.
  */
-export async function serveStdio(engine: MemoryEngine, options: StdioOptions = {}): Promise<StdioSession> {
+export async function serveStdio(engine: MemoryApi, options: StdioOptions = {}): Promise<StdioSession> {
   const stdin = options.stdin ?? process.stdin;
   const stdout = options.stdout ?? process.stdout;
   const server = createMcpServer(engine, options);

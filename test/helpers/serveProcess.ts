@@ -15,8 +15,8 @@ export interface ServedProcess extends ServeProcess {
  * waits for the bound URL on stderr. The bearer token is given through HINDSIGHT_TOKEN (the generated
  * token flow is covered by serveProcess.test.ts).
  */
-export async function spawnServe(home: string, data: string, scope: string, token: string): Promise<ServedProcess> {
-  const served = await startServeProcess(home, ["--data", data, "--scope", scope, "--rate", "0"], { HINDSIGHT_TOKEN: token });
+export async function spawnServe(home: string, data: string, scope: string, token: string, env: NodeJS.ProcessEnv = {}): Promise<ServedProcess> {
+  const served = await startServeProcess(home, ["--data", data, "--scope", scope, "--rate", "0"], { ...env, HINDSIGHT_TOKEN: token });
   return { ...served, token };
 }
 

@@ -6,7 +6,8 @@ import { splitSentences } from "../text/sentences.js";
 import { extractRules, extractVerbatim, type ExtractedItem } from "./extract.js";
 import { guardOptional, guardText, REDACTION_MARK, type GuardVerdict } from "../guard/index.js";
 import { extractWithLlm, llmFailureReason } from "./llmExtract.js";
-import { audit, writeMemory, type WriteResult } from "./writer.js";
+import type { Heard } from "./recentMessages.js";
+import { audit, commitWrite, prepareWrite, type PreparedWrite, type WriteResult } from "./writer.js";
 
 export interface IngestResult {
   turnId: string;
@@ -34,8 +35,7 @@ function sessionKey(scope: string, sessionId: string | null): string {
  * The question the previous message of this session asked, if any: "Researching adoption agencies"
  * answers "What are your plans for the summer?" and is only found through it.
  */
-function questionBefore(ctx: EngineContext, scope: string, sessionId: string | null, now: number): string | null {
-  const last = ctx.lastMessage.get(sessionKey(scope, sessionId));
+function questionIn(last: Heard | null, now: number): string | null {
   if (!last || now - last.at > CONTEXT_WINDOW_MS) return null;
   const questions = splitSentences(last.text).filter((s) => /[?？]\s*$/.test(s));
   return questions.length > 0 ? questions.slice(-2).join(" ") : null;
@@ -46,64 +46,89 @@ function logged(v: GuardVerdict): string {
   return v.kind === "injection" ? `${REDACTION_MARK}instruction injection]` : v.redacted;
 }
 
-/**
- * L0 first (secrets redacted, an injected side withheld), then extraction, then the write path for
- * each item. Both sides and the speaker and ref are guarded; the turn is kept out of the L0 fallback
- * when any of them was flagged.
- */
-export async function ingestTurn(ctx: EngineContext, params: IngestParams, scope: string): Promise<IngestResult> {
-  const now = ctx.clock.now();
-  const verdict = await guardText(params.user);
-  const [reply, speaker, ref] = await Promise.all([guardOptional(params.assistant), guardOptional(params.speaker), guardOptional(params.ref)]);
-  const turn: TurnRecord = {
-    id: ctx.newId(),
-    scope,
-    sessionId: params.sessionId ?? null,
-    speaker: speaker?.redacted ?? null,
-    user: logged(verdict),
-    assistant: reply ? logged(reply) : null,
-    ref: ref?.redacted ?? null,
-    at: now,
-    status: [verdict, reply, speaker, ref].every((v) => v === null || v.kind === "ok") ? "active" : "redacted",
-    memoryIds: [],
-  };
-  await ctx.store.putTurns([{ record: turn, vector: await embedOne(ctx, turnText(turn)) }]);
-  const secret = [verdict, reply, speaker, ref].find((v) => v?.kind === "secret");
-  const injection = [verdict, reply].find((v) => v?.kind === "injection");
-  if (secret) await audit(ctx, "refuse", scope, [], [turn.id], `${secret.reason}; raw turn redacted`);
-  else if (injection) await audit(ctx, "quarantine", scope, [], [turn.id], `${injection.reason}; raw turn kept out of recall`);
+/** A turn made ready outside the scope's queue: logged to L0, extracted, each item guarded and embedded. */
+export interface PreparedTurn {
+  turn: TurnRecord;
+  extractor: IngestResult["extractor"];
+  fallbackReason: string | null;
+  redacted: boolean;
+  writes: PreparedWrite[];
+}
 
-  const context = ctx.config.write.sessionContext ? questionBefore(ctx, scope, params.sessionId ?? null, now) : null;
-  ctx.lastMessage.set(sessionKey(scope, params.sessionId ?? null), {
-    text: turn.assistant ?? turnText(turn),
-    at: now,
-  });
-  const { items, extractor, fallbackReason } = await extract(ctx, verdict, turn, context);
-  const results: WriteResult[] = [];
-  for (const item of items) {
-    results.push(
-      await writeMemory(ctx, {
-        ...item,
-        // No time phrase is not "valid forever": the kind's default applies (task state is working memory).
-        validUntil: item.validUntil ?? undefined,
-        scope,
-        source: "extractor",
-        sessionId: params.sessionId,
-        sourceTurns: [turn.id],
-        sourceRefs: turn.ref ? [turn.ref] : [],
-        speaker: turn.speaker,
-        context,
-        quarantineReason: verdict.kind === "injection" ? verdict.reason : undefined,
-      }),
+/**
+ * L0 first (secrets redacted, an injected side withheld), then extraction, then each item made
+ * ready for the write path. Both sides and the speaker and ref are guarded; the turn is kept out of
+ * the L0 fallback when any of them was flagged. Nothing here reads the scope's memories, so it runs
+ * outside the scope's queue (an LLM extraction of one project never waits for another's).
+ */
+export async function prepareTurn(ctx: EngineContext, params: IngestParams, scope: string): Promise<PreparedTurn> {
+  const now = ctx.clock.now();
+  const place = ctx.recentMessages.claim(sessionKey(scope, params.sessionId ?? null));
+  try {
+    const verdict = await guardText(params.user);
+    const [reply, speaker, ref] = await Promise.all([guardOptional(params.assistant), guardOptional(params.speaker), guardOptional(params.ref)]);
+    const turn: TurnRecord = {
+      id: ctx.newId(),
+      scope,
+      sessionId: params.sessionId ?? null,
+      speaker: speaker?.redacted ?? null,
+      user: logged(verdict),
+      assistant: reply ? logged(reply) : null,
+      ref: ref?.redacted ?? null,
+      at: now,
+      status: [verdict, reply, speaker, ref].every((v) => v === null || v.kind === "ok") ? "active" : "redacted",
+      memoryIds: [],
+    };
+    place.heard({ text: turn.assistant ?? turnText(turn), at: now });
+    await ctx.store.putTurns([{ record: turn, vector: await embedOne(ctx, turnText(turn)) }]);
+    const secret = [verdict, reply, speaker, ref].find((v) => v?.kind === "secret");
+    const injection = [verdict, reply].find((v) => v?.kind === "injection");
+    if (secret) await audit(ctx, "refuse", scope, [], [turn.id], `${secret.reason}; raw turn redacted`);
+    else if (injection) await audit(ctx, "quarantine", scope, [], [turn.id], `${injection.reason}; raw turn kept out of recall`);
+
+    const context = ctx.config.write.sessionContext ? questionIn(await place.before, now) : null;
+    const { items, extractor, fallbackReason } = await extract(ctx, verdict, turn, context);
+    const writes = await Promise.all(
+      items.map((item) =>
+        prepareWrite(ctx, {
+          ...item,
+          // No time phrase is not "valid forever": the kind's default applies (task state is working memory).
+          validUntil: item.validUntil ?? undefined,
+          scope,
+          source: "extractor",
+          sessionId: params.sessionId,
+          sourceTurns: [turn.id],
+          sourceRefs: turn.ref ? [turn.ref] : [],
+          speaker: turn.speaker,
+          context,
+          quarantineReason: verdict.kind === "injection" ? verdict.reason : undefined,
+        }),
+      ),
     );
+    return { turn, extractor, fallbackReason, redacted: secret !== undefined, writes };
+  } finally {
+    // A turn that failed before it was heard leaves the previous one as the session's last.
+    place.heard(null);
   }
+}
+
+/** The decide-and-commit step of a prepared turn, in the scope's queue: each item in order, then the turn's links to what it became. */
+export async function commitTurn(ctx: EngineContext, prepared: PreparedTurn): Promise<IngestResult> {
+  const { turn } = prepared;
+  const results: WriteResult[] = [];
+  for (const write of prepared.writes) results.push(await commitWrite(ctx, write));
   const memoryIds = [...new Set(results.filter((r) => r.id !== null && r.action !== "quarantined").map((r) => r.id as string))];
   // A raw line that carried an injected instruction stays out of the L0 fallback too.
   const injected = results.some((r) => r.action === "quarantined");
   if (memoryIds.length > 0 || injected) {
     await ctx.store.updateTurns([{ ...turn, memoryIds, ...(injected ? { status: "redacted" as const, user: `${REDACTION_MARK}instruction injection]` } : {}) }]);
   }
-  return { turnId: turn.id, extractor, fallbackReason, redacted: secret !== undefined, results };
+  return { turnId: turn.id, extractor: prepared.extractor, fallbackReason: prepared.fallbackReason, redacted: prepared.redacted, results };
+}
+
+/** The whole ingest path, for callers that hold the scope's queue already. */
+export async function ingestTurn(ctx: EngineContext, params: IngestParams, scope: string): Promise<IngestResult> {
+  return commitTurn(ctx, await prepareTurn(ctx, params, scope));
 }
 
 interface Extraction {

@@ -4,6 +4,7 @@ import { searchText, type AuditEntry, type Layer, type MemoryRecord, type Memory
 import type { Hit } from "../ports.js";
 import { unreadable, type Thresholds } from "../model/profiles.js";
 import { classifyType, inferSubject } from "./classify.js";
+import type { FieldsVerdict } from "../guard/index.js";
 import { guardWrite } from "./guardWrite.js";
 import { llmDecide, type LlmJudgement, type LlmVerdict } from "./llmDecide.js";
 import { pairSimilarity, relate, type Candidate, type Relation } from "./reconcile.js";
@@ -81,25 +82,48 @@ async function neighbours(ctx: EngineContext, req: { scope: string; content: str
 }
 
 /**
- * The write path after extraction: guard, classify, embed, dedup / supersede / conflict, persist, audit.
- * Ids the caller names in `replaces` are checked first, so a bad one leaves the store untouched.
+ * A write made ready without reading the scope's memories: guarded, classified and embedded. These
+ * are the slow steps that need no lock; commitWrite decides against the scope as it is then.
  */
-export async function writeMemory(ctx: EngineContext, req: WriteRequest): Promise<WriteResult> {
-  const replaced = await replaceTargets(ctx, req.scope, req.replaces);
-  const r = await decideWrite(ctx, req, replaced);
+export interface PreparedWrite {
+  req: WriteRequest;
+  verdict: FieldsVerdict;
+  now: number;
+  /** Null when the guard refused the content (nothing is embedded or stored). */
+  record: MemoryRecord | null;
+  vector: Float32Array | null;
+}
+
+export async function prepareWrite(ctx: EngineContext, req: WriteRequest): Promise<PreparedWrite> {
+  const now = ctx.clock.now();
+  const verdict = await guardWrite(req);
+  if (verdict.kind === "secret") return { req, verdict, now, record: null, vector: null };
+  const record = newRecord(ctx, req, now);
+  return { req, verdict, now, record, vector: await embedOne(ctx, searchText(record)) };
+}
+
+/**
+ * The decide-and-commit step of a prepared write: dedup / supersede / conflict against the scope's
+ * memories, persist, audit. Run it in the scope's queue (ScopeQueue). Ids the caller names in
+ * `replaces` are checked first, so a bad one leaves the store untouched.
+ */
+export async function commitWrite(ctx: EngineContext, prepared: PreparedWrite): Promise<WriteResult> {
+  const replaced = await replaceTargets(ctx, prepared.req.scope, prepared.req.replaces);
+  const r = await decideWrite(ctx, prepared, replaced);
   return { ...r, decidedBy: r.decidedBy ?? "rules" };
 }
 
-async function decideWrite(ctx: EngineContext, req: WriteRequest, replaced: MemoryRecord[]): Promise<Decision> {
-  const now = ctx.clock.now();
-  const verdict = await guardWrite(req);
-  if (verdict.kind === "secret") {
+/** The whole write path after extraction, for callers that hold the scope's queue already. */
+export async function writeMemory(ctx: EngineContext, req: WriteRequest): Promise<WriteResult> {
+  return commitWrite(ctx, await prepareWrite(ctx, req));
+}
+
+async function decideWrite(ctx: EngineContext, prepared: PreparedWrite, replaced: MemoryRecord[]): Promise<Decision> {
+  const { req, verdict, now, record, vector } = prepared;
+  if (verdict.kind === "secret" || record === null || vector === null) {
     await audit(ctx, "refuse", req.scope, [], req.sourceTurns ?? [], verdict.reason);
     return { id: null, action: "skipped", reason: verdict.reason, flagged: true, supersedes: [], conflictsWith: [], memory: null };
   }
-
-  const record = newRecord(ctx, req, now);
-  const vector = await embedOne(ctx, searchText(record));
 
   if (verdict.kind === "injection") {
     record.status = "quarantined";

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { MemoryEngine } from "../../core/engine.js";
+import type { MemoryApi } from "../../core/memoryApi.js";
 
 /** Hints a client shows the user before a call (the MCP ToolAnnotations this server uses). */
 export interface ToolHints {
@@ -33,7 +33,7 @@ export interface ToolDefinition<I extends z.ZodRawShape, O extends z.ZodRawShape
   inputSchema: I;
   outputSchema: O;
   annotations: ToolHints;
-  handler(engine: MemoryEngine, args: z.output<z.ZodObject<I>>): Promise<ToolResult<z.output<z.ZodObject<O>>>>;
+  handler(engine: MemoryApi, args: z.output<z.ZodObject<I>>): Promise<ToolResult<z.output<z.ZodObject<O>>>>;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

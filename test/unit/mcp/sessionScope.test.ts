@@ -2,14 +2,14 @@ import { strict as assert } from "node:assert";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { ListRootsRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import type { MemoryEngine } from "../../../src/core/engine.js";
+import type { MemoryApi } from "../../../src/core/memoryApi.js";
 import type { Grant } from "../../../src/http/access/grant.js";
-import { scopedEngine } from "../../../src/http/access/scopedEngine.js";
+import { scopedApi } from "../../../src/http/access/scopedMemoryApi.js";
 import { createMcpServer, type McpServerOptions } from "../../../src/mcp/createServer.js";
 import { makeEngine, type TestEngine } from "../../helpers/fakes.js";
 
 /** A client that offers roots (or not), answers roots/list from `roots`, and counts how often it was asked. */
-async function connect(engine: MemoryEngine, options: McpServerOptions, roots: string[] | null) {
+async function connect(engine: MemoryApi, options: McpServerOptions, roots: string[] | null) {
   const server = createMcpServer(engine, options);
   const client = new Client({ name: "roots-test", version: "0.0.0" }, { capabilities: roots ? { roots: { listChanged: true } } : {} });
   const state = { roots: roots ?? [], asked: 0 };
@@ -73,7 +73,7 @@ describe("mcp: the scope of calls without one (session scope)", () => {
 
   it("a token's view: roots choose among its projects; a root outside them falls back to the token's default, and the result says so", async () => {
     const grant: Grant = { id: "alice", permissions: new Set(["read", "write"]), projects: new Set(["project:a", "project:shop"]) };
-    const view = scopedEngine(t.engine.withDefaultScope("project:a"), grant);
+    const view = scopedApi(t.engine.withDefaultScope("project:a"), grant);
     const inside = await connect(view, { scopeForRoot: byName }, ["file:///work/shop"]);
     const w = await inside.call("memory_write", { content: "The shop uses Stripe for payments." });
     assert.equal((await t.engine.get(w.structuredContent!.id as string)).scope, "project:shop");
