@@ -46,6 +46,9 @@ export function parseLocomo(json: unknown): LocomoSample[] {
   return LocomoFileSchema.parse(json);
 }
 
+/** Turns of one session ingested concurrently. */
+const INGEST_WINDOW = 16;
+
 /**
  * Evidence recall@k: each conversation is its own store; every turn is ingested through the normal
  * write path (session date as the time, dia_id as the source reference); each scored question is
@@ -68,12 +71,19 @@ export async function runLocomo(samples: LocomoSample[], options: LocomoOptions)
       const validIds = new Set<string>();
       const t0 = performance.now();
       for (const session of sessions) {
+        // A client replaying a conversation keeps several turns in flight: they are judged in order and stored in batches.
+        let inFlight: Array<Promise<unknown>> = [];
         for (const [i, turn] of session.turns.entries()) {
           validIds.add(turn.dia_id);
           clock.set(session.at + i * 30_000);
-          await engine.ingest({ user: turnContent(turn), speaker: turn.speaker, ref: turn.dia_id, sessionId: `session_${session.index}` });
+          inFlight.push(engine.ingest({ user: turnContent(turn), speaker: turn.speaker, ref: turn.dia_id, sessionId: `session_${session.index}` }));
           turns++;
+          if (inFlight.length >= INGEST_WINDOW) {
+            await Promise.all(inFlight);
+            inFlight = [];
+          }
         }
+        await Promise.all(inFlight);
       }
       ingestMs += performance.now() - t0;
       memories += await engine.count();

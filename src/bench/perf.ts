@@ -7,6 +7,13 @@ import { syntheticMemory, syntheticQuery } from "./synthetic.js";
 export interface PerfRow {
   n: number;
   write_per_s: number;
+  /** Latency of one write through the full write path, one at a time. */
+  write_p50_ms: number;
+  write_p95_ms: number;
+  /** Turns through the whole judged write path (guard, extraction, dedup/supersede, L0), sent concurrently so they batch. */
+  ingest_per_s: number;
+  /** The embedding model alone on the same texts, in batches, in the same run: the ceiling of the two above. */
+  bare_embed_per_s: number;
   recall_p50_ms: number;
   recall_p95_ms: number;
   disk_bytes: number;
@@ -20,6 +27,9 @@ export interface PerfOptions {
   disposeStore?: (store: LanceStore) => Promise<void>;
   /** Single writes through the full write path (dedup, supersede) timed for write_per_s. */
   writeSample?: number;
+  /** Turns ingested for ingest_per_s, in windows of `ingestWindow` concurrent calls. */
+  ingestSample?: number;
+  ingestWindow?: number;
   queries?: number;
   onProgress?: (message: string) => void;
 }
@@ -50,11 +60,17 @@ export async function runPerf(options: PerfOptions): Promise<PerfRow[]> {
       }
       await store.optimize();
       const t0 = performance.now();
+      const writeTimes: number[] = [];
       for (let i = bulk; i < n; i++) {
         clock.set(clock.now() + 60_000);
+        const t = performance.now();
         await engine.write(syntheticMemory(i));
+        writeTimes.push(performance.now() - t);
       }
       const writePerS = sample / ((performance.now() - t0) / 1000);
+      writeTimes.sort((a, b) => a - b);
+      const ingestPerS = await timeIngest(engine, clock, n, options.ingestSample ?? 256, options.ingestWindow ?? 32);
+      const bareEmbedPerS = await timeBareEmbed(options.embedder, n, options.ingestSample ?? 256);
       await store.optimize();
       const queries = options.queries ?? 200;
       for (let i = 0; i < 20; i++) await engine.recall({ query: syntheticQuery(i), k: 10 });
@@ -68,6 +84,10 @@ export async function runPerf(options: PerfOptions): Promise<PerfRow[]> {
       rows.push({
         n,
         write_per_s: Math.round(writePerS * 10) / 10,
+        write_p50_ms: Math.round(percentile(writeTimes, 0.5) * 10) / 10,
+        write_p95_ms: Math.round(percentile(writeTimes, 0.95) * 10) / 10,
+        ingest_per_s: Math.round(ingestPerS * 10) / 10,
+        bare_embed_per_s: Math.round(bareEmbedPerS * 10) / 10,
         recall_p50_ms: Math.round(percentile(times, 0.5) * 10) / 10,
         recall_p95_ms: Math.round(percentile(times, 0.95) * 10) / 10,
         disk_bytes: await store.diskBytes(),
@@ -80,4 +100,31 @@ export async function runPerf(options: PerfOptions): Promise<PerfRow[]> {
     }
   }
   return rows;
+}
+
+/** Synthetic statements said as turns of one session, into their own scope of the same store. */
+function syntheticTurn(i: number): string {
+  return syntheticMemory(i).content;
+}
+
+/** Turns per second through engine.ingest, `window` calls in flight at a time (a client replaying a conversation). */
+async function timeIngest(engine: MemoryEngine, clock: SteppedClock, n: number, count: number, window: number): Promise<number> {
+  const t0 = performance.now();
+  for (let i = 0; i < count; i += window) {
+    const calls: Array<Promise<unknown>> = [];
+    for (let j = i; j < Math.min(count, i + window); j++) {
+      clock.set(clock.now() + 30_000);
+      calls.push(engine.ingest({ user: syntheticTurn(n + 10_000 + j), scope: "project:bench-ingest", sessionId: "bench" }));
+    }
+    await Promise.all(calls);
+  }
+  return count / ((performance.now() - t0) / 1000);
+}
+
+/** Texts per second through the embedding model alone, in batches of 32, on texts like the ingested ones. */
+async function timeBareEmbed(embedder: Embedder, n: number, count: number): Promise<number> {
+  const texts = Array.from({ length: count }, (_, j) => syntheticTurn(n + 20_000 + j));
+  const t0 = performance.now();
+  for (let i = 0; i < texts.length; i += 32) await embedder.embed(texts.slice(i, i + 32), "passage");
+  return count / ((performance.now() - t0) / 1000);
 }

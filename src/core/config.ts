@@ -66,6 +66,33 @@ export const EngineConfigSchema = z.object({
       topicSimilarity: z.number().min(0).max(1).optional(),
       /** Same, for CJK text (lexical Dice over words). */
       topicSimilarityCjk: weight(0.4),
+      /**
+       * When the model cannot read a statement (CJK with an English model), word overlap (Dice) stands
+       * in for its similarity. A restatement at this overlap or more (or at the model's own floor, if
+       * lower): words overlap less than meanings do, so it sits below the cosine floors, yet four words
+       * in five is still the same sentence.
+       */
+      dedupSimilarityLexical: weight(0.8),
+      /** Dice at which such a statement with a changed value restates the same thing: below the duplicate floor, since the new value changes some of the words. */
+      restatementSimilarityLexical: weight(0.75),
+      /**
+       * Shared words (Dice) that count as the same topic for a statement with an update cue ("now",
+       * "switched to"), whatever the model reads: the cue already says something is replaced, so half
+       * the words in common is enough to say what.
+       */
+      lexicalTopicWithCue: weight(0.5),
+      /** A correction ("no wait, …", "不对，…") refers to what was said moments before, not to last month's memories. */
+      correctionWindowMs: z.number().int().min(0).default(15 * 60_000),
+      /**
+       * How close (Dice) a correction the model cannot read must be to the memory it corrects: low,
+       * since a correction often names only the new value and the window already keeps it to what was just said.
+       */
+      correctionSimilarityLexical: weight(0.2),
+      /**
+       * Two counts against the same total ("4 of 9 services", "7 of 9 services") are one task's
+       * progress when the words around them overlap this much (Dice): the equal total is most of the evidence.
+       */
+      taskFrameSimilarity: weight(0.4),
       /** Contradictions closer in time than this with equal confidence are undecidable: both stay, flagged. */
       tieWindowMs: z.number().int().min(0).default(60_000),
       defaultConfidence: weight(0.8),
@@ -84,6 +111,29 @@ export const EngineConfigSchema = z.object({
       sessionContext: z.boolean().default(true),
       /** Task state is working memory: without an explicit valid_until it expires after this many hours. */
       taskStateTtlHours: z.number().positive().max(24 * 365).default(72),
+      /** The rule extractor's thresholds (write/extract.ts). Lengths are weighted: a CJK character counts three. */
+      rules: z
+        .object({
+          /** A hedged statement ("maybe", "I think"): below l3MinConfidence, so it stays episodic until it is said firmly. */
+          hedgedConfidence: weight(0.4),
+          /** A statement about someone else is second-hand: below l3MinConfidence too, and above a hedge. */
+          thirdPartyConfidence: weight(0.5),
+          /**
+           * Share of CJK characters from which a statement is rewritten as Chinese: Chinese sentences
+           * often carry English names and numbers, so a minority of CJK characters already makes one Chinese.
+           */
+          chineseRatio: weight(0.3),
+          /** A wish ("good luck", "中秋快乐") in a sentence this short is a courtesy; a longer sentence around one may still carry a fact. */
+          shortWishChars: z.number().int().min(0).max(4000).default(48),
+          /** After a pause word ("hold on, …") only this much text or more is read as a correction; less is the pause itself. */
+          correctionMinChars: z.number().int().min(0).max(4000).default(20),
+          /** A remark after a bare interjection ("Meh. Rain again.") with at most this many words and characters is what the interjection is about (a mood); a longer one is judged on its own. */
+          shortRemarkWords: z.number().int().min(0).max(100).default(5),
+          shortRemarkChars: z.number().int().min(0).max(4000).default(40),
+          /** Fewer letters and digits than this (each counts one) is no statement ("ok", "嗯嗯"), alone or after a retraction. */
+          minStatementChars: z.number().int().min(1).max(100).default(4),
+        })
+        .prefault({}),
     })
     .prefault({}),
   /** A compression is proposed when one scope+subject+type holds more than `moreThanItems` memories spread over more than `moreThanDays`. */

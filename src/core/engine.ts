@@ -20,7 +20,7 @@ import {
   type SummarizeInput,
   type WriteInput,
 } from "./model/inputs.js";
-import { ScopeSchema, type AuditEntry, type MemoryRecord, type TurnRecord } from "./model/memory.js";
+import { ScopeSchema, type AuditEntry, type MemoryRecord } from "./model/memory.js";
 import { listConflicts, type ConflictPair } from "./ops/conflicts.js";
 import { resolveConflict, type ConflictKeep, type ResolveConflictResult } from "./ops/resolveConflict.js";
 import { editMemory, parseEditPatch, pinMemory, type EditPatch, type EditResult } from "./ops/edit.js";
@@ -42,6 +42,7 @@ import { parseInput } from "./validate.js";
 const IdSchema = z.string().min(1, "must not be empty").max(200);
 import { commitTurn, prepareTurn, type IngestResult } from "./write/ingest.js";
 import { RecentMessages } from "./write/recentMessages.js";
+import type { StagedWrites } from "./write/stagedWrites.js";
 import { commitWrite, importMemories, prepareWrite, type WriteRequest, type WriteResult } from "./write/writer.js";
 
 export interface EngineDeps {
@@ -163,6 +164,11 @@ export class MemoryEngine implements MemoryApi {
     return Object.assign(view, { ...this, viewScope: checked });
   }
 
+  /** The audit line follows the change it records: a failed one (a full disk) is logged, never the change's failure. */
+  private auditFailed(ctx: EngineContext): (err: unknown) => void {
+    return (err) => ctx.logger.warn("could not append to the audit log after a stored change", { error: String(err) });
+  }
+
   private scopeOf(scope: string | undefined): string {
     return scope ?? this.config.defaultScope;
   }
@@ -179,7 +185,7 @@ export class MemoryEngine implements MemoryApi {
     const p = parseInput(WriteInputSchema, input, "write");
     const ctx = this.context(options);
     const scope = this.scopeOf(p.scope);
-    return this.mutations.afterPreparing(scope, prepareWrite(ctx, {
+    const preparing = prepareWrite(ctx, {
       content: p.content,
       scope,
       type: p.type,
@@ -192,7 +198,8 @@ export class MemoryEngine implements MemoryApi {
       sessionId: p.sessionId,
       source: p.source ?? "agent",
       replaces: p.replaces,
-    }), (prepared) => commitWrite(ctx, prepared));
+    }).then((prepared) => (batch: StagedWrites) => commitWrite({ ...ctx, store: batch }, prepared));
+    return this.mutations.inBatches(scope, preparing, ctx.store, this.auditFailed(ctx));
   }
 
   /** Bulk load of trusted, already-distilled memories (import, benchmarks): batched embedding, no dedup against the store. */
@@ -209,7 +216,8 @@ export class MemoryEngine implements MemoryApi {
     const p = parseInput(IngestInputSchema, input, "ingest");
     const ctx = this.context(options);
     const scope = this.scopeOf(p.scope);
-    return this.mutations.afterPreparing(scope, prepareTurn(ctx, p, scope), (prepared) => commitTurn(ctx, prepared));
+    const preparing = prepareTurn(ctx, p, scope).then((prepared) => (batch: StagedWrites) => commitTurn({ ...ctx, store: batch }, prepared));
+    return this.mutations.inBatches(scope, preparing, ctx.store, this.auditFailed(ctx));
   }
 
   async recall(input: RecallInput): Promise<RecallResult> {

@@ -149,7 +149,8 @@ export interface MemoryStore {
   /** Newest first. */
   listProposals(filter: { scope?: string; statuses?: ProposalStatus[] }): Promise<CompressionProposal[]>;
 
-  appendAudit(entry: AuditEntry): Promise<void>;
+  /** Appends the entries in order, in one write (a batch of decisions logs once). */
+  appendAudit(...entries: AuditEntry[]): Promise<void>;
   listAudit(page?: Page & { scope?: string }): Promise<AuditEntry[]>;
 
   /** The recall statistics kept with the store (all scopes), or null before any were written. */

@@ -1,3 +1,18 @@
+import type { MemoryStore } from "./ports.js";
+import { StagedWrites } from "./write/stagedWrites.js";
+
+/** One write's decision, made against the batch's view of the scope (StagedWrites). */
+export type Decision<R> = (batch: StagedWrites) => Promise<R>;
+
+/** Writes of one scope that arrived while that scope was busy: decided together, committed together. */
+interface Lane {
+  items: Array<{ preparing: Promise<Decision<unknown>>; resolve: (value: unknown) => void; reject: (err: unknown) => void }>;
+  started: boolean;
+}
+
+/** Writes per batch at most: enough to make a commit per batch cheap, few enough that a batch's callers wait little. */
+export const MAX_BATCH = 64;
+
 /** What a queued mutation decides for: one scope, or every scope (a task whose records' scopes are known only inside it). */
 export type QueueKey = { scope: string } | "all";
 
@@ -15,7 +30,12 @@ export class ScopeQueue {
   private readonly tails = new Map<string, Promise<void>>();
   private everything: Promise<void> = Promise.resolve();
 
+  private readonly lanes = new Map<string, Lane>();
+
   run<T>(key: QueueKey, task: () => Promise<T>): Promise<T> {
+    // A task queued now comes after every write already waiting: later writes start a new batch behind it.
+    if (key === "all") this.lanes.clear();
+    else this.lanes.delete(key.scope);
     const before = key === "all" ? [this.everything, ...this.tails.values()] : [this.everything, this.tails.get(key.scope) ?? this.everything];
     const next = Promise.all(before).then(task);
     const settled = next.then(
@@ -37,14 +57,26 @@ export class ScopeQueue {
   }
 
   /**
-   * Runs `commit` on prepared work in the scope's queue, at the place the call took when it arrived:
-   * the preparation (extraction, guard, embedding) is already running, side by side with the scope's
-   * earlier commits, and decisions still happen in call order (the later statement is the later one).
+   * A write decided in the scope's queue, batched with the scope's other writes that are waiting
+   * when its turn comes: their decisions run one by one, in call order, each seeing the ones before
+   * it (StagedWrites), and the batch is stored in one commit per table. The preparation (extraction,
+   * guard, embedding) runs at once, side by side with the scope's earlier work. A write whose
+   * preparation or decision fails fails alone; a failed commit fails the batch's writes, none of
+   * which was reported stored.
    */
-  afterPreparing<P, R>(scope: string, preparing: Promise<P>, commit: (prepared: P) => Promise<R>): Promise<R> {
+  inBatches<R>(scope: string, preparing: Promise<Decision<R>>, store: MemoryStore, onAuditError: (err: unknown) => void): Promise<R> {
     // Awaited in its turn; until then a failed preparation must not count as an unhandled rejection.
     preparing.catch(() => undefined);
-    return this.run({ scope }, async () => commit(await preparing));
+    return new Promise<R>((resolve, reject) => {
+      let lane = this.lanes.get(scope);
+      if (!lane || lane.started || lane.items.length >= MAX_BATCH) {
+        const fresh: Lane = { items: [], started: false };
+        void this.run({ scope }, () => decideBatch(fresh, store, onAuditError));
+        this.lanes.set(scope, fresh);
+        lane = fresh;
+      }
+      lane.items.push({ preparing: preparing as Promise<Decision<unknown>>, resolve: resolve as (value: unknown) => void, reject });
+    });
   }
 
   /** Resolves when everything queued so far has finished. */
@@ -56,4 +88,28 @@ export class ScopeQueue {
   busyScopes(): number {
     return this.tails.size;
   }
+}
+
+async function decideBatch(lane: Lane, store: MemoryStore, onAuditError: (err: unknown) => void): Promise<void> {
+  lane.started = true;
+  const batch = new StagedWrites(store);
+  const decided: Array<{ resolve: (value: unknown) => void; reject: (err: unknown) => void; value: unknown }> = [];
+  for (const item of lane.items) {
+    const mark = batch.mark();
+    try {
+      const decide = await item.preparing;
+      decided.push({ ...item, value: await decide(batch) });
+    } catch (err) {
+      batch.rollback(mark);
+      item.reject(err);
+    }
+  }
+  if (decided.length === 0) return;
+  try {
+    await batch.commit(onAuditError);
+  } catch (err) {
+    for (const d of decided) d.reject(err);
+    return;
+  }
+  for (const d of decided) d.resolve(d.value);
 }

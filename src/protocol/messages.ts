@@ -33,7 +33,7 @@ export interface RequestMessage<M extends Method = Method> {
 }
 
 /** Stable codes the webview branches on; server codes (NOT_FOUND, GUARD_REFUSED, ...) pass through. */
-export type ErrorCode = "INVALID_INPUT" | "NOT_FOUND" | "GUARD_REFUSED" | "BACKEND_UNAVAILABLE" | "BACKEND_ERROR" | "PROTOCOL_MISMATCH" | (string & {});
+export type ErrorCode = "INVALID_INPUT" | "NOT_FOUND" | "GUARD_REFUSED" | "BACKEND_UNAVAILABLE" | "BACKEND_ERROR" | "PROTOCOL_MISMATCH" | "REQUEST_TIMEOUT" | (string & {});
 
 export interface ProtocolError {
   code: ErrorCode;

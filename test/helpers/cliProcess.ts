@@ -1,5 +1,7 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { liveOwner } from "../../src/server/ownerLock.js";
 
@@ -106,4 +108,27 @@ export function runCli(args: string[], options: { cwd: string; env: NodeJS.Proce
     child.on("error", reject);
     child.on("close", (code) => resolvePromise({ code, stdout, stderr }));
   });
+}
+
+/**
+ * Mocha hooks for CLI tests: a fresh HINDSIGHT_HOME and working folder for each test, the store's
+ * owner (a daemon a command started) stopped and both folders removed after it. `cli` runs the
+ * built command in them.
+ */
+export function cliSandbox(): { home: string; work: string; cli: (args: string[]) => Promise<CliRun> } {
+  const box = { home: "", work: "", cli: (args: string[]) => runCli(args, { cwd: box.work, env: childEnv(box.home) }) };
+  before(function () {
+    this.timeout(120_000);
+    ensureBundle();
+  });
+  beforeEach(async () => {
+    box.home = await mkdtemp(join(tmpdir(), "hindsight-home-"));
+    box.work = await mkdtemp(join(tmpdir(), "hindsight-work-"));
+  });
+  afterEach(async () => {
+    await stopOwner(join(box.home, "store"));
+    await rm(box.home, { recursive: true, force: true });
+    await rm(box.work, { recursive: true, force: true });
+  });
+  return box;
 }

@@ -6,7 +6,7 @@ import { join, resolve } from "node:path";
 import type { Browser } from "playwright-core";
 import { graphRecall } from "../../src/bench/compare/graphRecall.js";
 import type { CompareResult } from "../../src/bench/compare/result.js";
-import { serverMemoryStarter } from "../../src/mcp/anchors/serverMemory.js";
+import { serverMemoryStarter } from "../../src/bench/anchors/serverMemory.js";
 import { childEnv, CLI, ensureBundle, ROOT } from "../helpers/cliProcess.js";
 import { launchBrowser, parseSvg } from "../unit/bench/svgDom.js";
 

@@ -1,17 +1,8 @@
 import { strict as assert } from "node:assert";
-import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { CLI, childEnv, ensureBundle, stopOwner } from "../helpers/cliProcess.js";
-
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+import { cliSandbox, type CliRun as Run } from "../helpers/cliProcess.js";
 
 /** stderr without LanceDB's own deprecation warnings. */
 function errors(stderr: string): string {
@@ -23,37 +14,9 @@ function errors(stderr: string): string {
 
 describe("integration: the hindsight CLI", function () {
   this.timeout(120_000);
-  let home: string;
-  let work: string;
+  const box = cliSandbox();
 
-  function cli(args: string[]): Promise<Run> {
-    const env = childEnv(home);
-    return new Promise((resolvePromise, reject) => {
-      const child = spawn(process.execPath, [CLI, ...args], { cwd: work, env, stdio: ["ignore", "pipe", "pipe"] });
-      let stdout = "";
-      let stderr = "";
-      child.stdout.on("data", (d: Buffer) => (stdout += d.toString("utf8")));
-      child.stderr.on("data", (d: Buffer) => (stderr += d.toString("utf8")));
-      child.on("error", reject);
-      child.on("close", (code) => resolvePromise({ code, stdout, stderr }));
-    });
-  }
-
-  before(function () {
-    this.timeout(120_000);
-    ensureBundle();
-  });
-
-  beforeEach(async () => {
-    home = await mkdtemp(join(tmpdir(), "hindsight-home-"));
-    work = await mkdtemp(join(tmpdir(), "hindsight-work-"));
-  });
-
-  afterEach(async () => {
-    await stopOwner(join(home, "store"));
-    await rm(home, { recursive: true, force: true });
-    await rm(work, { recursive: true, force: true });
-  });
+  const cli = box.cli;
 
   it("summarize with --propose files a proposal; review lists, rejects and refuses a bad action", async () => {
     for (const text of ["The billing API returns amounts in cents.", "The billing API paginates with cursors."]) {
@@ -80,7 +43,7 @@ describe("integration: the hindsight CLI", function () {
     const said = /^stored ([0-9a-f]{8}) "The staging database runs Postgres 16\." \(L3 fact, confidence 0\.80\)\n\(remember stores your text exactly as given; .*hindsight ingest .*\)\n$/.exec(remembered.stdout);
     assert.ok(said, remembered.stdout);
     const short = said[1]!;
-    assert.ok(existsSync(join(home, "store")), "the store lives under HINDSIGHT_HOME");
+    assert.ok(existsSync(join(box.home, "store")), "the store lives under HINDSIGHT_HOME");
 
     const recalled = await cli(["recall", "Which Postgres version does staging run?", "--scope", "project:t", "--json"]);
     assert.equal(recalled.code, 0, errors(recalled.stderr));
@@ -201,7 +164,7 @@ describe("integration: the hindsight CLI", function () {
   };
 
   it("eval runs a cases file: PASS lines, a summary and exit 0", async () => {
-    const file = join(work, "cases.json");
+    const file = join(box.work, "cases.json");
     await writeFile(file, JSON.stringify(cases));
     const r = await cli(["eval", file]);
     assert.equal(r.code, 0, errors(r.stderr));
@@ -214,14 +177,14 @@ describe("integration: the hindsight CLI", function () {
   it("eval reports a failing case with its reason, and --gate fails below the baseline", async () => {
     const failing = structuredClone(cases);
     failing.cases[0]!.steps[2]!.expect = { top: ["jest"], excludes: ["jest"] };
-    const file = join(work, "cases.json");
+    const file = join(box.work, "cases.json");
     await writeFile(file, JSON.stringify(failing));
     const r = await cli(["eval", file]);
     assert.equal(r.code, 0, "without --gate a failing case is reported, not fatal");
     assert.match(r.stdout, /^FAIL timeliness-vitest: step 3: top: expected \["jest"\], got "Unit tests were migrated to Vitest\."/m);
     assert.match(r.stdout, /^2 passed, 1 failed$/m);
 
-    const baseline = join(work, "baseline.json");
+    const baseline = join(box.work, "baseline.json");
     await writeFile(baseline, JSON.stringify({ passed: 3 }));
     const gated = await cli(["eval", file, "--gate", baseline]);
     assert.equal(gated.code, 1);
@@ -231,7 +194,7 @@ describe("integration: the hindsight CLI", function () {
   it("eval refuses a malformed cases file, naming the bad field", async () => {
     const bad = structuredClone(cases);
     (bad.cases[1]!.steps[0] as { at: string }).at = "yesterday";
-    const file = join(work, "bad.json");
+    const file = join(box.work, "bad.json");
     await writeFile(file, JSON.stringify(bad));
     const r = await cli(["eval", file]);
     assert.notEqual(r.code, 0);
@@ -270,7 +233,7 @@ describe("integration: the hindsight CLI", function () {
         { question: "Unscored adversarial question?", answer: "n/a", evidence: ["D1:1"], category: 5 },
       ],
     };
-    const file = join(work, "locomo.json");
+    const file = join(box.work, "locomo.json");
     await writeFile(file, JSON.stringify([sample]));
     const r = await cli(["bench", "locomo", file, "--json", "--k", "1,5"]);
     assert.equal(r.code, 0, errors(r.stderr));

@@ -1,9 +1,8 @@
 import { strict as assert } from "node:assert";
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { CLI, childEnv, ensureBundle, runCli, stopOwner, type CliRun } from "../helpers/cliProcess.js";
+import { CLI, childEnv, cliSandbox } from "../helpers/cliProcess.js";
 
 /** stderr without LanceDB's own deprecation warnings. */
 function errors(stderr: string): string {
@@ -25,28 +24,14 @@ interface Row {
 /** The daily use of the CLI (issue 15): judged ingest, ids a person can type back, forget that asks, copying a project. */
 describe("integration: the hindsight CLI day to day", function () {
   this.timeout(180_000);
-  let home: string;
-  let work: string;
+  const box = cliSandbox();
 
-  const cli = (args: string[]): Promise<CliRun> => runCli(args, { cwd: work, env: childEnv(home) });
+  const cli = box.cli;
   const rows = async (scope: string): Promise<Row[]> => {
     const r = await cli(["list", "--all", "--json", "--scope", scope]);
     assert.equal(r.code, 0, errors(r.stderr));
     return JSON.parse(r.stdout) as Row[];
   };
-
-  before(() => ensureBundle());
-
-  beforeEach(async () => {
-    home = await mkdtemp(join(tmpdir(), "hindsight-home-"));
-    work = await mkdtemp(join(tmpdir(), "hindsight-work-"));
-  });
-
-  afterEach(async () => {
-    await stopOwner(join(home, "store"));
-    await rm(home, { recursive: true, force: true });
-    await rm(work, { recursive: true, force: true });
-  });
 
   it("ingest judges what was said (thanks is not stored, a move replaces the old value, named); remember stores what it is given and says so", async () => {
     const help = await cli(["remember", "--help"]);
@@ -78,7 +63,7 @@ describe("integration: the hindsight CLI day to day", function () {
 
   it("short ids: list shows them with a status column, every id argument (forget, remember --replaces, show, edit) takes a unique prefix; ambiguous or unknown prefixes are refused naming the flag", async () => {
     assert.equal((await cli(["remember", "The deploy script lives in tools/deploy.sh.", "--scope", "project:t"])).code, 0);
-    const file = join(work, "t.jsonl");
+    const file = join(box.work, "t.jsonl");
     assert.equal((await cli(["export", "--scope", "project:t", "--out", file])).code, 0);
     const [header, line] = (await readFile(file, "utf8")).trim().split("\n") as [string, string];
     const base = JSON.parse(line) as Record<string, unknown>;
@@ -140,7 +125,7 @@ describe("integration: the hindsight CLI day to day", function () {
     const onTerminal = (answer: string) =>
       new Promise<{ code: number | null; out: string }>((resolvePromise, reject) => {
         const command = [process.execPath, CLI, "forget", "--match", "staging", "--scope", "project:t"].map(quote).join(" ");
-        const child = spawn("script", ["-qec", command, "/dev/null"], { cwd: work, env: childEnv(home), stdio: ["pipe", "pipe", "pipe"] });
+        const child = spawn("script", ["-qec", command, "/dev/null"], { cwd: box.work, env: childEnv(box.home), stdio: ["pipe", "pipe", "pipe"] });
         let out = "";
         let answered = false;
         child.stdout.on("data", (d: Buffer) => {
@@ -170,7 +155,7 @@ describe("integration: the hindsight CLI day to day", function () {
     assert.equal((await cli(["remember", "The weekly sync moved to Tuesdays.", "--replaces", mondays, "--scope", "project:a"])).code, 0);
     assert.equal((await cli(["ingest", "I prefer short standups of at most 15 minutes.", "--scope", "project:a"])).code, 0);
     const original = await rows("project:a");
-    const file = join(work, "a.jsonl");
+    const file = join(box.work, "a.jsonl");
     const exported = await cli(["export", "--scope", "project:a", "--out", file, "--json"]);
     const counts = JSON.parse(exported.stdout) as { file: string; memories: number; turns: number };
     assert.deepEqual(counts, { file, memories: original.length, turns: 1 });

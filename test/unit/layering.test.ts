@@ -1,14 +1,5 @@
 import { strict as assert } from "node:assert";
-import { resolve } from "node:path";
-import { ESLint } from "eslint";
-
-const root = resolve(__dirname, "../../..");
-
-async function ruleIds(code: string, filePath: string): Promise<string[]> {
-  const eslint = new ESLint({ cwd: root });
-  const [result] = await eslint.lintText(code, { filePath: resolve(root, filePath) });
-  return (result?.messages ?? []).map((m) => `${m.ruleId}: ${m.message}`);
-}
+import { lintProbe, lintTypedProbe } from "../helpers/lintProbe.js";
 
 describe("layer rules (eslint.config.mjs)", function () {
   this.timeout(60_000);
@@ -23,18 +14,27 @@ describe("layer rules (eslint.config.mjs)", function () {
   ];
   for (const [code, expected] of banned) {
     it(`src/core refuses: ${code.split("\n")[0]}`, async () => {
-      const messages = await ruleIds(code, "src/core/probe.ts");
+      const messages = await lintProbe(code, "src/core/probe.ts");
       assert.ok(messages.some((m) => m.includes(expected)), `expected a "${expected}" violation, got ${JSON.stringify(messages)}`);
     });
   }
 
   it("src/stores may not import vscode or the MCP SDK", async () => {
-    const messages = await ruleIds('import * as vscode from "vscode";\nexport const x = vscode;\n', "src/stores/probe.ts");
+    const messages = await lintProbe('import * as vscode from "vscode";\nexport const x = vscode;\n', "src/stores/probe.ts");
     assert.ok(messages.some((m) => m.startsWith("no-restricted-imports")), JSON.stringify(messages));
   });
 
+  it("src/, test/ and webview-ui/ refuse an unawaited promise and a promise where a void callback is expected (type-aware)", async () => {
+    const code = "export const later = async (): Promise<void> => {};\nlater();\nexport const each = [1].forEach(async () => {\n  await later();\n});\n";
+    for (const file of ["src/core/errors.ts", "test/helpers/records.ts", "webview-ui/src/format.ts"]) {
+      const messages = await lintTypedProbe(code, file);
+      assert.ok(messages.some((m) => m.startsWith("@typescript-eslint/no-floating-promises")), `${file}: ${JSON.stringify(messages)}`);
+      assert.ok(messages.some((m) => m.startsWith("@typescript-eslint/no-misused-promises")), `${file}: ${JSON.stringify(messages)}`);
+    }
+  });
+
   it("src/core may import zod and its own modules", async () => {
-    const messages = await ruleIds('import { z } from "zod";\nimport { cosine } from "./text/vector.js";\nexport const x = [z, cosine];\n', "src/core/probe.ts");
+    const messages = await lintProbe('import { z } from "zod";\nimport { cosine } from "./text/vector.js";\nexport const x = [z, cosine];\n', "src/core/probe.ts");
     assert.deepEqual(messages, []);
   });
 });

@@ -6,7 +6,7 @@ import { vscodeApi } from "./vscodeApi.js";
 export type View = (typeof SIDEBAR_VIEWS)[number];
 
 /** The one channel to the extension. */
-export const rpc = new Rpc(vscodeApi());
+export const rpc = new Rpc(vscodeApi(), window);
 
 /** What survives the webview being hidden and shown again (VS Code reloads it). */
 export interface Persisted {

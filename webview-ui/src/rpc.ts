@@ -19,16 +19,40 @@ export class RpcError extends Error {
 type Listener<E extends NotificationEvent> = (data: NotificationData<E>) => void;
 
 /**
+ * How long a request waits for the extension's answer. Longer than the extension's own timeout for
+ * one call to the memory server (30 s, src/extension/sidebar/backend.ts), so a slow server is
+ * normally reported by the extension with its reason; this ends a wait for an answer that will
+ * never come (the extension host restarted, a message lost), which would leave a view loading forever.
+ */
+export const REQUEST_TIMEOUT_MS = 45_000;
+
+/** A suite run waits for a person in the file picker and then for the eval itself, which the extension allows 15 minutes. */
+export const SUITE_RUN_TIMEOUT_MS = 20 * 60_000;
+
+export function requestTimeoutMs(method: Method): number {
+  return method === "tests.run" ? SUITE_RUN_TIMEOUT_MS : REQUEST_TIMEOUT_MS;
+}
+
+/** Where the extension's messages arrive: the webview's window. */
+export interface MessageSource {
+  addEventListener(type: "message", listener: (event: { data: unknown }) => void): void;
+}
+
+/**
  * Requests to the extension and notifications from it, over postMessage. Every request gets a
  * fresh id and resolves with its response; the ready handshake asks for the session snapshot.
  */
 export class Rpc {
   private nextId = 1;
-  private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void; timer: ReturnType<typeof setTimeout> }>();
   private readonly listeners = new Map<NotificationEvent, Set<(data: unknown) => void>>();
 
-  constructor(private readonly api: VsCodeApi) {
-    window.addEventListener("message", (event: MessageEvent) => this.receive(event.data));
+  constructor(
+    private readonly api: VsCodeApi,
+    source: MessageSource,
+    private readonly timeoutFor: (method: Method) => number = requestTimeoutMs,
+  ) {
+    source.addEventListener("message", (event) => this.receive(event.data));
   }
 
   ready(): void {
@@ -38,7 +62,12 @@ export class Rpc {
   request<M extends Method>(method: M, params: Params<M>): Promise<Result<M>> {
     const id = this.nextId++;
     return new Promise<Result<M>>((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      const ms = this.timeoutFor(method);
+      const timer = setTimeout(() => {
+        if (!this.pending.delete(id)) return;
+        reject(new RpcError({ code: "REQUEST_TIMEOUT", message: `the extension did not answer ${method} within ${Math.round(ms / 1000)} s: try again, or reload the view` }));
+      }, ms);
+      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject, timer });
       this.api.postMessage({ type: "request", id, method, params });
     });
   }
@@ -58,6 +87,7 @@ export class Rpc {
       const waiting = this.pending.get(message.id);
       if (!waiting) return;
       this.pending.delete(message.id);
+      clearTimeout(waiting.timer);
       if (message.ok) waiting.resolve(message.result);
       else waiting.reject(new RpcError(message.error));
       return;

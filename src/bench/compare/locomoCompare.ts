@@ -1,5 +1,6 @@
 import type { EngineConfigInput } from "../../core/config.js";
 import { MemoryEngine } from "../../core/engine.js";
+import { spokenBy } from "../../core/model/turnText.js";
 import type { Embedder, MemoryStore } from "../../core/ports.js";
 import { SteppedClock } from "../../eval/runner.js";
 import { CATEGORY_NAMES } from "../locomo.js";
@@ -108,7 +109,7 @@ export function graphSubject(systems: SystemId[], start: StartKnowledgeGraph, fi
       const graph: KnowledgeGraphMemory = await start(fileFor(sampleId));
       return {
         add: async (t) => {
-          const created = await graph.createEntities([{ name: t.diaId, entityType: "dialogue turn", observations: [`${t.speaker}: ${t.text}`] }]);
+          const created = await graph.createEntities([{ name: t.diaId, entityType: "dialogue turn", observations: [spokenBy(t.speaker, t.text)] }]);
           if (created.length !== 1) throw new Error(`server-memory did not store turn ${t.diaId}`);
         },
         recall: async (system, question, k) => (await graphRecall(graph, question, k, modeOf(system))).map((e) => [e.name]),

@@ -1,7 +1,8 @@
 /**
- * What the comparison needs from the systems it cannot import: the official MCP memory server and
- * hindsight's own stdio server. src/bench may not use the MCP SDK, so src/mcp/anchors implements
- * these over real stdio transports and the CLI hands them in.
+ * What the comparison needs from the systems it drives over MCP: the official MCP memory server and
+ * hindsight's own stdio server. Within src/bench only src/bench/anchors may use the MCP SDK, so the
+ * comparison sees them through these ports; the anchors implement them over real stdio transports
+ * and the CLI hands them in.
  */
 
 /** One node of the official memory server's knowledge graph, as its tools return it. */

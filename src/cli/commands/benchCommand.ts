@@ -15,8 +15,8 @@ import { parseConfigOverride } from "./configOverride.js";
 import { HindsightError } from "../../core/errors.js";
 import type { MemoryStore } from "../../core/ports.js";
 import { parseCasesFile } from "../../eval/runner.js";
-import { hindsightStdioStarter } from "../../mcp/anchors/hindsightStdio.js";
-import { serverMemoryStarter } from "../../mcp/anchors/serverMemory.js";
+import { hindsightStdioStarter } from "../../bench/anchors/hindsightStdio.js";
+import { serverMemoryStarter } from "../../bench/anchors/serverMemory.js";
 import { embedderFromEnv, rerankerFromEnv, systemClock } from "../../server/runtime.js";
 import { startServer } from "../../server/serve.js";
 import { LanceStore } from "../../stores/lancedb/lanceStore.js";
@@ -131,12 +131,13 @@ async function benchPerf(argv: string[]): Promise<number> {
       printJson({ results: rows });
       return 0;
     }
-    print("n          write/s  recall p50  recall p95   disk MB   peak RSS MB");
+    print("n          write/s  write p50  write p95  ingest/s  bare embed/s  recall p50  recall p95   disk MB   peak RSS MB");
     for (const r of rows) {
       print(
-        `${String(r.n).padEnd(9)} ${String(r.write_per_s).padStart(8)} ${String(r.recall_p50_ms).padStart(8)} ms ${String(r.recall_p95_ms).padStart(8)} ms ${(r.disk_bytes / 1e6).toFixed(1).padStart(9)} ${(r.peak_rss_bytes / 1e6).toFixed(0).padStart(11)}`,
+        `${String(r.n).padEnd(9)} ${String(r.write_per_s).padStart(8)} ${String(r.write_p50_ms).padStart(7)} ms ${String(r.write_p95_ms).padStart(7)} ms ${String(r.ingest_per_s).padStart(9)} ${String(r.bare_embed_per_s).padStart(13)} ${String(r.recall_p50_ms).padStart(8)} ms ${String(r.recall_p95_ms).padStart(8)} ms ${(r.disk_bytes / 1e6).toFixed(1).padStart(9)} ${(r.peak_rss_bytes / 1e6).toFixed(0).padStart(11)}`,
       );
     }
+    print("ingest/s: turns through the whole judged write path, 32 in flight (batched); bare embed/s: the model alone on the same kind of text, same run.");
     return 0;
   } finally {
     await rm(root, { recursive: true, force: true });

@@ -6,7 +6,7 @@ import type { MemoryRecord, TurnRecord } from "../model/memory.js";
 import { fuseRelevance, queryFeatures } from "../recall/relevance.js";
 import { splitSentences } from "../text/sentences.js";
 import { lexicalSimilarity } from "../text/tokens.js";
-import { turnText } from "../write/ingest.js";
+import { turnText } from "../model/turnText.js";
 import { audit } from "../write/writer.js";
 
 export interface ForgetResult {

@@ -23,7 +23,7 @@ export const ScopeSchema = z
   .regex(/^(project|user|team):[^\s]+$/, "must look like project:<id>, user:<id> or team:<id>");
 
 /** Epoch milliseconds; every time in a record uses this unit. */
-const EpochMs = z.number().int().nonnegative();
+export const EpochMs = z.number().int().nonnegative();
 
 /** A distilled memory (layers L1-L3). L0 turns live in their own table (see TurnRecord). */
 export const MemoryRecordSchema = z.object({
@@ -77,33 +77,40 @@ export const TURN_STATUSES = ["active", "redacted"] as const;
 export type TurnStatus = (typeof TURN_STATUSES)[number];
 
 /** L0: one ingested dialogue turn, verbatim (or redacted when the guard refused part of it). */
-export interface TurnRecord {
-  id: string;
-  scope: string;
-  sessionId: string | null;
-  speaker: string | null;
-  user: string;
-  assistant: string | null;
+export const TurnRecordSchema = z.object({
+  id: z.string().min(1),
+  scope: ScopeSchema,
+  sessionId: z.string().nullable(),
+  speaker: z.string().nullable(),
+  user: z.string(),
+  assistant: z.string().nullable(),
   /** External reference of the turn (chat message id, LoCoMo dia_id). */
-  ref: string | null;
-  at: number;
-  status: TurnStatus;
+  ref: z.string().nullable(),
+  at: EpochMs,
+  status: z.enum(TURN_STATUSES),
   /** Memories distilled from this turn; the L0 fallback skips a turn whose memories were decided against. */
-  memoryIds: string[];
-}
+  memoryIds: z.array(z.string()),
+});
 
-export interface AuditEntry {
-  id: string;
-  at: number;
+export type TurnRecord = z.output<typeof TurnRecordSchema>;
+
+export const AUDIT_OPERATIONS = ["write", "ingest", "forget", "edit", "reembed", "quarantine", "refuse", "compress"] as const;
+
+export const AuditEntrySchema = z.object({
+  id: z.string().min(1),
+  at: EpochMs,
   /** Who asked: "cli", "eval", a token id later. */
-  actor: string;
-  operation: "write" | "ingest" | "forget" | "edit" | "reembed" | "quarantine" | "refuse" | "compress";
-  scope: string | null;
-  memoryIds: string[];
-  turnIds: string[];
+  actor: z.string(),
+  operation: z.enum(AUDIT_OPERATIONS),
+  /** Null for an operation on the whole store (an import, finishing interrupted compressions). */
+  scope: z.string().nullable(),
+  memoryIds: z.array(z.string()),
+  turnIds: z.array(z.string()),
   /** A short description that never contains memory content. */
-  detail: string;
-}
+  detail: z.string(),
+});
+
+export type AuditEntry = z.output<typeof AuditEntrySchema>;
 
 export interface VectorRecord<T> {
   record: T;

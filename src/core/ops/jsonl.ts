@@ -1,9 +1,9 @@
 import { z } from "zod";
 import type { EngineContext } from "../context.js";
 import { HindsightError } from "../errors.js";
-import { MemoryRecordSchema, ScopeSchema, TURN_STATUSES, searchText, type MemoryRecord, type TurnRecord } from "../model/memory.js";
+import { MemoryRecordSchema, TurnRecordSchema, searchText, type MemoryRecord, type TurnRecord } from "../model/memory.js";
 import { guardFields, guardOptional, REDACTION_MARK, type GuardVerdict } from "../guard/index.js";
-import { turnText } from "../write/ingest.js";
+import { turnText } from "../model/turnText.js";
 import { audit } from "../write/writer.js";
 
 /**
@@ -16,8 +16,6 @@ import { audit } from "../write/writer.js";
 export const JSONL_FORMAT = "hindsight-jsonl";
 export const JSONL_VERSION = 1;
 
-const EpochMs = z.number().int().nonnegative();
-
 const HeaderLine = z.object({
   kind: z.literal("header"),
   format: z.literal(JSONL_FORMAT),
@@ -26,19 +24,7 @@ const HeaderLine = z.object({
 
 const MemoryLine = MemoryRecordSchema.extend({ kind: z.literal("memory") });
 
-const TurnLine = z.object({
-  kind: z.literal("turn"),
-  id: z.string().min(1),
-  scope: ScopeSchema,
-  sessionId: z.string().nullable(),
-  speaker: z.string().nullable(),
-  user: z.string(),
-  assistant: z.string().nullable(),
-  ref: z.string().nullable(),
-  at: EpochMs,
-  status: z.enum(TURN_STATUSES),
-  memoryIds: z.array(z.string()),
-});
+const TurnLine = TurnRecordSchema.extend({ kind: z.literal("turn") });
 
 const Line = z.discriminatedUnion("kind", [HeaderLine, MemoryLine, TurnLine]);
 

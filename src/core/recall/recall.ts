@@ -8,7 +8,7 @@ import { contentTokens, contentTokenSet, coverage } from "../text/tokens.js";
 import { thirdParty } from "../write/classify.js";
 import { firstUnflagged } from "../guard/index.js";
 import { turnIsNoise } from "../write/extract.js";
-import { turnText } from "../write/ingest.js";
+import { turnText } from "../model/turnText.js";
 import { clamp01, cosine } from "../text/vector.js";
 import { isMostlyCjk } from "../text/cjk.js";
 import type { AccessTracker } from "./access.js";
@@ -106,7 +106,7 @@ export async function recallMemories(ctx: EngineContext, params: RecallParams, s
   // A successor found through the memory it replaced is read by stage 2 in that memory's words too.
   const readAs = new Map(passing.map(({ c }) => [c.record.id, (c.via ?? c.record).content]));
   if (asked && scored.length > 0) await rerank(ctx, params.query, scored, boostOf, readAs);
-  // secondHandYields is not applied: it put "A 已经从丰巢换成了美团" under an unrelated first-hand memory (lineageRecall.test.ts).
+  // Successors found through their predecessor's words are not pushed under first-hand memories: that sank the answer when the successor itself was the answer (lineageRecall.test.ts).
 
   if (ctx.config.recall.diversify) diversify(scored);
   const working = params.sessionId ? await workingMemory(ctx, q, scope, params.sessionId, now, k, access) : [];
@@ -204,24 +204,6 @@ function aboutWhomTheQueryAsks(content: string, q: QueryFeatures): number {
   if (party === null) return 1;
   const named = q.zh ? q.text.includes(party) : contentTokens(party).every((t) => q.tokens.has(t));
   return named ? 1 : OTHER_PERSON_DISCOUNT;
-}
-
-/**
- * A memory ranked on the words of the memory it replaced never stays above one that answers at
- * least as well in its own words: second-hand evidence loses the tie, whatever recency or use add.
- * Examples, in no case file: "Where is the wiki hosted?" ranks "the wiki is hosted on Fly" over
- * "wiki backups: S3 → R2" reached through "the wiki's backups are hosted on S3"; "票务系统部署在哪？"
- * ranks "票务系统部署在阿里云" over "监控从 Zabbix 换成了 Prometheus", reached through "票务系统的监控部署在 Zabbix 上".
- */
-export function secondHandYields(scored: RecalledMemory[], secondHand: Set<string>): void {
-  if (secondHand.size === 0) return;
-  for (const m of scored) {
-    if (!secondHand.has(m.id)) continue;
-    // Its score drops just under the lowest-scored first-hand memory that is at least as relevant and ranked below it.
-    const under = scored.filter((o) => !secondHand.has(o.id) && o.factors.relevance >= m.factors.relevance && o.score <= m.score);
-    if (under.length > 0) m.score = Math.min(...under.map((o) => o.score)) - 1e-9;
-  }
-  scored.sort(byRank);
 }
 
 /** Stable re-order: candidates that add no source turn beyond better-ranked ones go to the back. */
@@ -397,7 +379,7 @@ async function fallbackToTurns(ctx: EngineContext, q: QueryFeatures, scope: stri
   const linked = await ctx.store.getMemories([...new Set(candidates.flatMap((c) => c.turn.memoryIds))]);
   const byId = new Map(linked.map((m) => [m.id, m]));
   const eligible = candidates.filter((c) =>
-    !turnIsNoise(c.turn.user) &&
+    !turnIsNoise(c.turn.user, ctx.config.write.rules) &&
     c.turn.memoryIds.every((id) => {
       const m = byId.get(id);
       return m !== undefined && m.status === "active" && (m.validUntil === null || m.validUntil > now);

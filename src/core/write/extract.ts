@@ -1,4 +1,6 @@
+import { resolveConfig, type EngineConfig } from "../config.js";
 import type { MemoryType } from "../model/memory.js";
+import { spokenBy } from "../model/turnText.js";
 import { cjkRatio } from "../text/cjk.js";
 import { splitSentences } from "../text/sentences.js";
 import { classifyType, inferSubject, isHedged } from "./classify.js";
@@ -15,24 +17,30 @@ export interface ExtractedItem {
   validUntil: number | null;
 }
 
+export type RuleThresholds = EngineConfig["write"]["rules"];
+
 export interface ExtractOptions {
   now: number;
   speaker: string | null;
   maxMemoryChars: number;
   defaultConfidence: number;
+  /** The engine's config.write.rules; a caller without an engine (a benchmark, a test) gets their defaults. */
+  rules?: RuleThresholds;
 }
 
+const DEFAULT_RULES: RuleThresholds = resolveConfig().write.rules;
+
 /** Named gate rules: a sentence matching one is not worth remembering. */
-export const DROP_RULES: Array<{ name: string; test: (s: string) => boolean }> = [
+export const DROP_RULES: Array<{ name: string; test: (s: string, t: RuleThresholds) => boolean }> = [
   { name: "question", test: (s) => /[?？]\s*$/.test(s) || /(吗|呢|么)[。.]?$/.test(s) },
   {
     name: "greeting or thanks",
-    test: (s) =>
+    test: (s, t) =>
       /^(hi|hello|hey|hiya|good (morning|afternoon|evening|night)|morning|thanks|thank you|thx|cheers|bye|goodbye|see you|take care|congrats|congratulations|you'?re (the best|welcome|awesome))\b[^.]{0,30}[.!]*$/i.test(s) ||
       /^(haha+|lol|ok(ay)?|sure|great|nice|cool|awesome|wow|yay|sounds good|no problem|no worries|got it|yeah|yes|yep|right|oh)\b[^.]{0,15}[.!]*$/i.test(s) ||
       /^(早上好|上午好|下午好|晚上好|你好|您好|谢谢|多谢|感谢|哈哈|好的|好吧|嗯|不客气|再见|拜拜|辛苦了)/.test(s) ||
       // A short wish is a courtesy, not a fact: "fingers crossed for Friday!", "happy holidays, all", "中秋快乐", "祝一切顺利".
-      (weightedLength(s) <= 48 &&
+      (weightedLength(s) <= t.shortWishChars &&
         (/\b(wish (me|us|the user) luck|good luck|best of luck|fingers crossed|happy (new year|holidays|birthday|friday|weekend|easter)|merry christmas|have a (good|great|nice) (one|day|weekend))\b/i.test(s) ||
           /(新年|节日|生日|周末|中秋|春节|元旦|国庆)快乐|祝.{0,10}(顺利|快乐|好运|成功)|新春大吉/.test(s))),
   },
@@ -91,7 +99,7 @@ export const DROP_RULES: Array<{ name: string; test: (s: string) => boolean }> =
       /^(我)?(先)?把(情况|背景)(都)?(说|讲)一下|^我先(说|讲)一下|^先(说|讲)一下/.test(s),
   },
   { name: "request for the assistant", test: (s) => /^(can|could|would|will) you\b/i.test(s) || /^(你)?(帮我|请帮我)(看看|查一下|检查)/.test(s) },
-  { name: "too short", test: (s) => s.replace(/[\s\p{P}]/gu, "").length < 4 },
+  { name: "too short", test: (s, t) => s.replace(/[\s\p{P}]/gu, "").length < t.minStatementChars },
 ];
 
 const LEADING_FILLER = /^(reminder|note|fyi|btw|by the way|also|oh,? and|and|again|just to confirm|quick note|ps)\s*[:,\-–—]?\s+/i;
@@ -105,10 +113,10 @@ const FRAMING_OPENER = /^(?:(?:hi|hey|hello|hiya|heads[- ]up|good (?:morning|aft
 const FRAMING_TAIL = /[\s,;—–-]+(?:just\s+)?(?:so you know|fyi|for your info(?:rmation)?|for the record|just saying|if that helps)\s*([.!。！]*)$|[，,]?(?:(?:[跟和给][你您])?(?:[说讲]|告诉)[你您]?一声|供参考)([。！!]*)$/iu;
 
 /** The statement as a standalone sentence about its speaker; a speaker's name is kept in front when the sentence does not name them. */
-function standalone(unit: string, speaker: string | null): string {
-  const cjk = cjkRatio(unit) >= 0.3;
+function standalone(unit: string, speaker: string | null, t: RuleThresholds): string {
+  const cjk = cjkRatio(unit) >= t.chineseRatio;
   const rewritten = cjk ? standaloneChinese(unit, speaker ?? "用户") : standaloneEnglish(unit, speaker ?? "The user");
-  return speaker && !rewritten.includes(speaker) ? `${speaker}: ${rewritten}` : rewritten;
+  return speaker && !rewritten.includes(speaker) ? spokenBy(speaker, rewritten) : rewritten;
 }
 
 /** Gate rules that say a sentence carries nothing to look up later (a question or a request may still hold a detail). */
@@ -118,11 +126,11 @@ const NOISE_RULES = new Set(["greeting or thanks", "small talk", "momentary rema
  * A turn that is only noise — chit-chat, interruptions, passing states, or retracted — is not
  * evidence of anything: the raw-log fallback does not return it either.
  */
-export function turnIsNoise(text: string): boolean {
-  const sentences = withInterjections(splitSentences(text));
+export function turnIsNoise(text: string, t: RuleThresholds): boolean {
+  const sentences = withInterjections(splitSentences(text), t);
   if (sentences.length === 0) return true;
-  return afterRetraction(sentences).every((s) => {
-    const rule = gateRule(s);
+  return afterRetraction(sentences, t).every((s) => {
+    const rule = gateRule(s, t);
     return rule !== undefined && NOISE_RULES.has(rule.name);
   });
 }
@@ -138,37 +146,37 @@ const PAUSE_OPENER = /^(?:wait|hang on|hold on|hmm+)\b[\s,.!…:;—–-]*|^(?:�
  * set the record straight, and what follows is judged on its own. Examples, in no case file: "hold
  * on, that changed last sprint: the API returns ISO dates now", "等等，我记错了，周会改到周四了".
  */
-function correctionAfterPause(sentence: string): string | null {
+function correctionAfterPause(sentence: string, t: RuleThresholds): string | null {
   const bare = sentence.replace(DISCOURSE_MARKER, "");
   const opener = bare.match(PAUSE_OPENER);
   if (!opener) return null;
   const rest = bare.slice(opener[0].length).trim();
   const corrects = correctsEarlier(rest) || STALE_REMARK.test(rest) || announcesChange(rest) || oldValues(rest).length > 0;
-  if (!corrects || weightedLength(rest) < 20) return null;
+  if (!corrects || weightedLength(rest) < t.correctionMinChars) return null;
   // "that's outdated — we moved the docs to Starlight": the remark points back; the rest is the statement.
   const remark = rest.match(STALE_REMARK);
   const after = remark?.index === 0 ? rest.slice(remark[0].length).replace(/^[\s,，、.。:：;；!！—–-]+/u, "") : "";
-  return weightedLength(after) >= 20 ? after : rest;
+  return weightedLength(after) >= t.correctionMinChars ? after : rest;
 }
 
 /** The speaker calls what was said stale or wrong: "that's out of date", "that was wrong", "那个过时了", "我说错了". */
 const STALE_REMARK = /\b(that|this|it|what i (just )?said|i)\s*('s|'m|'re| is| was| am| were)?\s+(a bit |totally |completely )?(outdated|out of date|obsolete|wrong|incorrect|not (right|true|correct)|no longer (true|right|the case))\b|(?:我|刚才|刚刚|之前)*(?:说错了|记错了)|(?:那个|这个|那条)?(?:信息)?过时了|不对/iu;
 
-function gateRule(sentence: string): (typeof DROP_RULES)[number] | undefined {
-  const judged = correctionAfterPause(sentence) ?? sentence;
+function gateRule(sentence: string, t: RuleThresholds): (typeof DROP_RULES)[number] | undefined {
+  const judged = correctionAfterPause(sentence, t) ?? sentence;
   const bare = judged.replace(DISCOURSE_MARKER, "");
-  return DROP_RULES.find((r) => r.test(judged) || (bare !== judged && bare.length > 0 && r.test(bare)));
+  return DROP_RULES.find((r) => r.test(judged, t) || (bare !== judged && bare.length > 0 && r.test(bare, t)));
 }
 
-export function dropReason(sentence: string): string | null {
-  const rule = gateRule(sentence);
+export function dropReason(sentence: string, t: RuleThresholds): string | null {
+  const rule = gateRule(sentence, t);
   if (rule) return rule.name;
   if (sentence.includes(REDACTION_MARK)) return "refused by the guard";
   return null;
 }
 
-function clean(sentence: string): string {
-  let s = (correctionAfterPause(sentence) ?? sentence).replace(FRAMING_OPENER, "").replace(LEADING_FILLER, "").replace(LEADING_FILLER_ZH, "").trim();
+function clean(sentence: string, t: RuleThresholds): string {
+  let s = (correctionAfterPause(sentence, t) ?? sentence).replace(FRAMING_OPENER, "").replace(LEADING_FILLER, "").replace(LEADING_FILLER_ZH, "").trim();
   s = s.replace(FRAMING_TAIL, (_m, en?: string, zh?: string) => en || zh || ".");
   if (s.length > 0) s = s[0]!.toUpperCase() + s.slice(1);
   return s;
@@ -199,7 +207,7 @@ const RESOLVED =
 /** The same kinds without the global flag, so a test keeps no lastIndex between sentences. */
 const HAS_RETRACTION = new RegExp(RETRACTION.source, "iu");
 
-function afterRetraction(sentences: string[]): string[] {
+function afterRetraction(sentences: string[], t: RuleThresholds): string[] {
   let last = -1;
   sentences.forEach((s, i) => {
     if (HAS_RETRACTION.test(s)) last = i;
@@ -209,26 +217,24 @@ function afterRetraction(sentences: string[]): string[] {
   const marks = [...sentence.matchAll(RETRACTION)];
   const end = marks.length > 0 ? (marks[marks.length - 1]!.index ?? 0) + marks[marks.length - 1]![0].length : 0;
   const rest = sentence.slice(end).replace(/^[\s,，、.。:：;；!！…-]+/u, "");
-  const decision = rest.replace(/[\s\p{P}]/gu, "").length >= 4 && !RESOLVED.test(rest);
+  const decision = rest.replace(/[\s\p{P}]/gu, "").length >= t.minStatementChars && !RESOLVED.test(rest);
   return [...(decision ? [sentence] : []), ...sentences.slice(last + 1)];
 }
 
 /** An interjection of feeling said as a sentence of its own ("Meh.", "Oof!", "哎。"). */
 const BARE_INTERJECTION = /^\W*(ugh+|argh+|phew|sigh|meh|welp|yikes|oof|omg|oh no|damn|haha+|hehe+|lol|唉|哎|哎呀|嗐|天哪|呃)\W*$/iu;
-/** A remark short enough to be the interjection's object rather than a statement of its own: few words (Latin) and few characters (a CJK run is one "word"). */
-const SHORT_REMARK_WORDS = 5;
-
 /**
  * A bare interjection colours the short remark right after it as it would inside one sentence:
  * "Meh. Rain again." is "meh, rain again" (a mood), "哎。又堵车了。" is "哎，又堵车了". A longer sentence
  * after it is judged on its own, so a fact said after a sigh is still kept.
  */
-function withInterjections(sentences: string[]): string[] {
+function withInterjections(sentences: string[], t: RuleThresholds): string[] {
   const out: string[] = [];
   for (let i = 0; i < sentences.length; i++) {
     const s = sentences[i] as string;
     const next = sentences[i + 1];
-    const short = next !== undefined && (next.match(/[\p{L}\p{N}]+/gu)?.length ?? 0) <= SHORT_REMARK_WORDS && weightedLength(next) <= 40;
+    // Few words (Latin) and few characters (a CJK run is one "word"): the interjection's object rather than a statement of its own.
+    const short = next !== undefined && (next.match(/[\p{L}\p{N}]+/gu)?.length ?? 0) <= t.shortRemarkWords && weightedLength(next) <= t.shortRemarkChars;
     if (BARE_INTERJECTION.test(s) && short) {
       out.push(`${s.replace(/[\s\p{P}]+$/u, "")}, ${next}`);
       i++;
@@ -238,9 +244,10 @@ function withInterjections(sentences: string[]): string[] {
 }
 
 export function extractRules(text: string, options: ExtractOptions): ExtractedItem[] {
-  const kept = afterRetraction(withInterjections(splitSentences(text)))
-    .filter((s) => dropReason(s) === null)
-    .map(clean)
+  const t = options.rules ?? DEFAULT_RULES;
+  const kept = afterRetraction(withInterjections(splitSentences(text), t), t)
+    .filter((s) => dropReason(s, t) === null)
+    .map((s) => clean(s, t))
     .filter((s) => s.length > 0);
   if (kept.length === 0) return [];
 
@@ -264,8 +271,8 @@ export function extractRules(text: string, options: ExtractOptions): ExtractedIt
     const subject = inferSubject(unit, options.speaker);
     const thirdParty = subject.startsWith("third-party:");
     const hedged = isHedged(unit);
-    const confidence = hedged ? 0.4 : thirdParty ? 0.5 : options.defaultConfidence;
-    const content = standalone(unit, options.speaker);
+    const confidence = hedged ? t.hedgedConfidence : thirdParty ? t.thirdPartyConfidence : options.defaultConfidence;
+    const content = standalone(unit, options.speaker, t);
     return { content, type: classifyType(unit), subject, confidence, validUntil: parseValidUntil(unit, options.now) };
   });
 }
@@ -277,5 +284,5 @@ export function extractRules(text: string, options: ExtractOptions): ExtractedIt
 export function extractVerbatim(text: string, speaker: string | null, confidence: number): ExtractedItem[] {
   const content = text.trim();
   if (content.length === 0) return [];
-  return [{ content: speaker ? `${speaker}: ${content}` : content, type: "event", subject: speaker ?? "user", confidence, validUntil: null }];
+  return [{ content: spokenBy(speaker, content), type: "event", subject: speaker ?? "user", confidence, validUntil: null }];
 }

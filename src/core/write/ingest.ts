@@ -2,12 +2,13 @@ import type { EngineContext } from "../context.js";
 import { embedOne } from "../context.js";
 import type { IngestParams } from "../model/inputs.js";
 import type { TurnRecord } from "../model/memory.js";
+import { turnText } from "../model/turnText.js";
 import { splitSentences } from "../text/sentences.js";
 import { extractRules, extractVerbatim, type ExtractedItem } from "./extract.js";
 import { guardOptional, guardText, REDACTION_MARK, type GuardVerdict } from "../guard/index.js";
 import { extractWithLlm, llmFailureReason } from "./llmExtract.js";
 import type { Heard } from "./recentMessages.js";
-import { audit, commitWrite, prepareWrite, type PreparedWrite, type WriteResult } from "./writer.js";
+import { audit, commitWrite, prepareWrite, type PreparedWrite, type WriteContext, type WriteResult } from "./writer.js";
 
 export interface IngestResult {
   turnId: string;
@@ -18,11 +19,6 @@ export interface IngestResult {
   /** True when the guard redacted part of the raw turn before it was logged. */
   redacted: boolean;
   results: WriteResult[];
-}
-
-/** Text of a turn as the L0 index sees it (speaker included so names are searchable). */
-export function turnText(turn: Pick<TurnRecord, "speaker" | "user">): string {
-  return turn.speaker ? `${turn.speaker}: ${turn.user}` : turn.user;
 }
 
 const CONTEXT_WINDOW_MS = 30 * 60_000;
@@ -46,9 +42,12 @@ function logged(v: GuardVerdict): string {
   return v.kind === "injection" ? `${REDACTION_MARK}instruction injection]` : v.redacted;
 }
 
-/** A turn made ready outside the scope's queue: logged to L0, extracted, each item guarded and embedded. */
+/** A turn made ready outside the scope's queue: guarded, embedded, extracted, each item guarded and embedded. */
 export interface PreparedTurn {
   turn: TurnRecord;
+  vector: Float32Array;
+  /** The audit line of a turn the guard flagged (a secret redacted, an injection withheld). */
+  flagged: { operation: "refuse" | "quarantine"; detail: string } | null;
   extractor: IngestResult["extractor"];
   fallbackReason: string | null;
   redacted: boolean;
@@ -56,10 +55,10 @@ export interface PreparedTurn {
 }
 
 /**
- * L0 first (secrets redacted, an injected side withheld), then extraction, then each item made
- * ready for the write path. Both sides and the speaker and ref are guarded; the turn is kept out of
- * the L0 fallback when any of them was flagged. Nothing here reads the scope's memories, so it runs
- * outside the scope's queue (an LLM extraction of one project never waits for another's).
+ * The L0 row made ready (secrets redacted, an injected side withheld), then extraction, then each
+ * item made ready for the write path. Both sides and the speaker and ref are guarded; the turn is
+ * kept out of the L0 fallback when any of them was flagged. Nothing here reads or writes the store,
+ * so it runs outside the scope's queue (an LLM extraction of one project never waits for another's).
  */
 export async function prepareTurn(ctx: EngineContext, params: IngestParams, scope: string): Promise<PreparedTurn> {
   const now = ctx.clock.now();
@@ -80,11 +79,15 @@ export async function prepareTurn(ctx: EngineContext, params: IngestParams, scop
       memoryIds: [],
     };
     place.heard({ text: turn.assistant ?? turnText(turn), at: now });
-    await ctx.store.putTurns([{ record: turn, vector: await embedOne(ctx, turnText(turn)) }]);
+    const spoken = turnText(turn);
+    const vector = await embedOne(ctx, spoken);
     const secret = [verdict, reply, speaker, ref].find((v) => v?.kind === "secret");
     const injection = [verdict, reply].find((v) => v?.kind === "injection");
-    if (secret) await audit(ctx, "refuse", scope, [], [turn.id], `${secret.reason}; raw turn redacted`);
-    else if (injection) await audit(ctx, "quarantine", scope, [], [turn.id], `${injection.reason}; raw turn kept out of recall`);
+    const flagged = secret
+      ? { operation: "refuse" as const, detail: `${secret.reason}; raw turn redacted` }
+      : injection
+        ? { operation: "quarantine" as const, detail: `${injection.reason}; raw turn kept out of recall` }
+        : null;
 
     const context = ctx.config.write.sessionContext ? questionIn(await place.before, now) : null;
     const { items, extractor, fallbackReason } = await extract(ctx, verdict, turn, context);
@@ -102,19 +105,24 @@ export async function prepareTurn(ctx: EngineContext, params: IngestParams, scop
           speaker: turn.speaker,
           context,
           quarantineReason: verdict.kind === "injection" ? verdict.reason : undefined,
-        }),
+        }, { text: spoken, vector }),
       ),
     );
-    return { turn, extractor, fallbackReason, redacted: secret !== undefined, writes };
+    return { turn, vector, flagged, extractor, fallbackReason, redacted: secret !== undefined, writes };
   } finally {
     // A turn that failed before it was heard leaves the previous one as the session's last.
     place.heard(null);
   }
 }
 
-/** The decide-and-commit step of a prepared turn, in the scope's queue: each item in order, then the turn's links to what it became. */
-export async function commitTurn(ctx: EngineContext, prepared: PreparedTurn): Promise<IngestResult> {
+/**
+ * The decide-and-commit step of a prepared turn, in the scope's queue: the L0 row, each item in
+ * order, then the turn's links to what it became (in a batch, all of it is stored together).
+ */
+export async function commitTurn(ctx: WriteContext, prepared: PreparedTurn): Promise<IngestResult> {
   const { turn } = prepared;
+  await ctx.store.putTurns([{ record: turn, vector: prepared.vector }]);
+  if (prepared.flagged) await audit(ctx, prepared.flagged.operation, turn.scope, [], [turn.id], prepared.flagged.detail);
   const results: WriteResult[] = [];
   for (const write of prepared.writes) results.push(await commitWrite(ctx, write));
   const memoryIds = [...new Set(results.filter((r) => r.id !== null && r.action !== "quarantined").map((r) => r.id as string))];
@@ -150,6 +158,7 @@ async function extract(ctx: EngineContext, verdict: GuardVerdict, turn: TurnReco
       speaker: turn.speaker,
       maxMemoryChars: ctx.config.write.maxMemoryChars,
       defaultConfidence: ctx.config.write.defaultConfidence,
+      rules: ctx.config.write.rules,
     });
   if (ctx.config.write.extraction === "verbatim") {
     return { items: extractVerbatim(verdict.redacted, turn.speaker, ctx.config.write.defaultConfidence), extractor: "rules", fallbackReason: null };

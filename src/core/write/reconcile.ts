@@ -35,13 +35,6 @@ export type Relation =
 const UPDATE_CUE =
   /\b(now|instead|anymore|actually|going forward|from now on|these days|nowadays|updated|new|never ?mind|scratch that|forget (it|that))\b|现在|目前|如今|从(今天|现在|本周|下周)(开始|起)|最新|新的|算了|还是|不.了/i;
 
-/** Lexical stand-ins when the model cannot read the text (CJK with an English model): Dice over words. */
-const RESTATEMENT_SIMILARITY_LEXICAL = 0.75;
-const DEDUP_SIMILARITY_LEXICAL = 0.8;
-const LEXICAL_TOPIC_WITH_CUE = 0.5;
-/** A correction ("no wait, …", "不对，…") refers to what was said moments before, not to last month's memories. */
-const CORRECTION_WINDOW_MS = 15 * 60_000;
-
 const NEGATION = /\b(not|never|no longer|don't|doesn't|isn't|aren't|won't|stop|stopped|instead of)\b|不|别|没有|停止|不再/i;
 
 /**
@@ -118,7 +111,7 @@ function newValueTokens(candidate: string, olds: string[][]): string[] {
  * Task state of one task is one slot: a status line's label ("Data import: …") named by the other
  * line too, or a count against the same total with a shared frame ("4 of 9 services" / "7 of 9 services").
  */
-export function sameTask(a: string, b: string): boolean {
+export function sameTask(a: string, b: string, frameSimilarity: number): boolean {
   const ta = contentTokenSet(a);
   const tb = contentTokenSet(b);
   const la = taskLabel(a);
@@ -126,7 +119,7 @@ export function sameTask(a: string, b: string): boolean {
   if ((la && la.every((t) => tb.has(t))) || (lb && lb.every((t) => ta.has(t)))) return true;
   const pa = progressFrame(a);
   const pb = progressFrame(b);
-  return pa !== null && pb !== null && pa.total === pb.total && diceOf(pa.frame, pb.frame) >= 0.4;
+  return pa !== null && pb !== null && pa.total === pb.total && diceOf(pa.frame, pb.frame) >= frameSimilarity;
 }
 
 /**
@@ -145,23 +138,24 @@ export function sameTask(a: string, b: string): boolean {
  * Sharing a subject is not enough: ten facts about one API are ten attributes.
  */
 export function relate(candidate: Candidate, existing: MemoryRecord, existingVector: Float32Array, config: EngineConfig, t: Thresholds): Relation | null {
+  const w = config.write;
   const sim = pairSimilarity({ content: candidate.content, vector: candidate.vector }, { content: existing.content, vector: existingVector }, t);
   const lexical = unreadable(candidate.content, t) || unreadable(existing.content, t);
   const changed = valueChanged(candidate.content, existing.content);
   const subjectsSpecific = specificSubject(candidate.subject, candidate.source) && specificSubject(existing.subject, existing.source);
   if (subjectsSpecific && !sameSubject(candidate.subject, existing.subject)) return null;
 
-  const dedupAt = lexical ? Math.min(t.dedupSimilarity, DEDUP_SIMILARITY_LEXICAL) : t.dedupSimilarity;
+  const dedupAt = lexical ? Math.min(t.dedupSimilarity, w.dedupSimilarityLexical) : t.dedupSimilarity;
   const sameType = candidate.type === existing.type;
   const namesOld = replacesNamedValue(candidate.content, existing.content, candidate.oldValues);
   if (sameType && !changed && !namesOld && !addsNumber(candidate.content, existing.content) && sim >= dedupAt) return { kind: "duplicate", existing };
 
   // A task's last status ("Label: shipped", "Label: all done") is often read as a fact or an event; it is still that task's next state.
-  if (existing.type === "task_state" && changed && taskLabel(candidate.content) !== null && sameTask(candidate.content, existing.content)) {
+  if (existing.type === "task_state" && changed && taskLabel(candidate.content) !== null && sameTask(candidate.content, existing.content, w.taskFrameSimilarity)) {
     return { kind: "supersedes", existing, reason: "a newer status of that task", continuesTask: candidate.type !== "task_state" };
   }
   if (candidate.type === "event" || existing.type === "event") return null;
-  if (correctsEarlier(candidate.content) && candidate.now - existing.confirmedAt <= CORRECTION_WINDOW_MS && sim >= (lexical ? 0.2 : t.namedValueTopic)) {
+  if (correctsEarlier(candidate.content) && candidate.now - existing.confirmedAt <= w.correctionWindowMs && sim >= (lexical ? w.correctionSimilarityLexical : t.namedValueTopic)) {
     return { kind: "supersedes", existing, reason: "corrects what was just said", namedValue: true, elliptical: true };
   }
   if (namesOld && (sim >= (lexical ? 0 : t.namedValueTopic) || lexicalSimilarity(candidate.content, existing.content) > 0)) {
@@ -171,28 +165,28 @@ export function relate(candidate: Candidate, existing: MemoryRecord, existingVec
   if (!sameType) {
     // A change announced in so many words ("switched", "换成") crosses a classifier's type guess; nothing else does.
     const announced = announcesChange(candidate.content) && !isAdditive(candidate.content) && sharesAttribute(candidate.content, existing.content);
-    const close = sim >= (lexical ? config.write.topicSimilarityCjk : t.topicSimilarity) || lexicalSimilarity(candidate.content, existing.content) >= LEXICAL_TOPIC_WITH_CUE;
+    const close = sim >= (lexical ? w.topicSimilarityCjk : t.topicSimilarity) || lexicalSimilarity(candidate.content, existing.content) >= w.lexicalTopicWithCue;
     return announced && close ? { kind: "supersedes", existing, reason: `same topic (similarity ${sim.toFixed(2)}), announced as a change` } : null;
   }
   // Progress goes on: "the tiles are done too" is the next state of the renovation, not a second task.
-  if (candidate.type === "task_state" && sameTask(candidate.content, existing.content)) {
+  if (candidate.type === "task_state" && sameTask(candidate.content, existing.content, w.taskFrameSimilarity)) {
     return { kind: "supersedes", existing, reason: "a newer status of that task" };
   }
   if (isAdditive(candidate.content)) return null;
   if ((candidate.validUntil === null) !== (existing.validUntil === null)) return null;
 
   const slot = sameSlot(candidate.content, existing.content) ?? (subjectsSpecific && subjectNamesSlot(existing.subject) ? { common: [existing.subject] } : null);
-  const restatement = sim >= (lexical ? RESTATEMENT_SIMILARITY_LEXICAL : t.restatementSimilarity);
+  const restatement = sim >= (lexical ? w.restatementSimilarityLexical : t.restatementSimilarity);
   // Two close statements with different values said within the tie window: maybe one slot, maybe two
   // attributes — too close to call, so both stay and the conflict is reported ("when unsure, keep both and say so").
-  const tied = candidate.now - existing.confirmedAt <= config.write.tieWindowMs;
+  const tied = candidate.now - existing.confirmedAt <= w.tieWindowMs;
   const tooCloseToCall = (!lexical && sim >= t.conflictSimilarity) || valueReplacedByPhrase(candidate.content, existing.content);
   if (!slot && !restatement && tied && tooCloseToCall && candidate.confidence === existing.confidence) {
-    return { kind: "conflict", existing, reason: `close statements (similarity ${sim.toFixed(2)}) with different values, stated within ${Math.round(config.write.tieWindowMs / 1000)}s` };
+    return { kind: "conflict", existing, reason: `close statements (similarity ${sim.toFixed(2)}) with different values, stated within ${Math.round(w.tieWindowMs / 1000)}s` };
   }
-  const topicThreshold = lexical ? config.write.topicSimilarityCjk : t.topicSimilarity;
+  const topicThreshold = lexical ? w.topicSimilarityCjk : t.topicSimilarity;
   // With a cue, shared words are evidence of the same topic too ("lint the Python code with Flake8" → "switched to Ruff for linting the Python code").
-  const sameTopic = sim >= topicThreshold || lexicalSimilarity(candidate.content, existing.content) >= LEXICAL_TOPIC_WITH_CUE;
+  const sameTopic = sim >= topicThreshold || lexicalSimilarity(candidate.content, existing.content) >= w.lexicalTopicWithCue;
   const cued = (UPDATE_CUE.test(candidate.content) || announcesChange(candidate.content)) && sameTopic && sharesAttribute(candidate.content, existing.content);
   if (!slot && !restatement && !cued) return null;
 

@@ -10,7 +10,7 @@ export const REPLACED_BY_CALLER = "replaced by the caller";
  * active memory of the write's own scope. An unknown id and another scope's id get the same
  * message, so a caller cannot learn which ids exist in scopes it did not name.
  */
-export async function replaceTargets(ctx: EngineContext, scope: string, ids: readonly string[] | undefined): Promise<MemoryRecord[]> {
+export async function replaceTargets(ctx: { store: Pick<EngineContext["store"], "getMemories"> }, scope: string, ids: readonly string[] | undefined): Promise<MemoryRecord[]> {
   const wanted = [...new Set(ids ?? [])];
   if (wanted.length === 0) return [];
   const byId = new Map((await ctx.store.getMemories(wanted)).map((m) => [m.id, m]));

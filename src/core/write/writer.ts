@@ -10,9 +10,17 @@ import { llmDecide, type LlmJudgement, type LlmVerdict } from "./llmDecide.js";
 import { pairSimilarity, relate, type Candidate, type Relation } from "./reconcile.js";
 import { oldValues } from "./slot.js";
 import { parseValidUntil } from "./validity.js";
+import type { WriteAction } from "../model/writeActions.js";
 import { replaceTargets, supersededByCaller } from "./replaces.js";
+import type { StagingStore } from "./stagedWrites.js";
 
-export type WriteAction = "added" | "updated" | "superseded" | "duplicate" | "quarantined" | "skipped";
+/**
+ * What the decide-and-commit step needs: the engine's context, with the scope's memories as a batch
+ * of writes sees them (StagedWrites), or the store itself.
+ */
+export type WriteContext = Omit<EngineContext, "store"> & { store: StagingStore };
+
+export type { WriteAction };
 
 export interface WriteResult {
   id: string | null;
@@ -70,7 +78,7 @@ function chooseLayer(type: MemoryType, confidence: number, l3Min: number): Layer
  * change is often classified differently from the fact it changes), plus full-text hits for CJK
  * text and for an old value the statement names ("from Celery to …" finds the memory saying Celery).
  */
-async function neighbours(ctx: EngineContext, req: { scope: string; content: string }, vector: Float32Array, now: number, olds: string[][], t: Thresholds) {
+async function neighbours(ctx: WriteContext, req: { scope: string; content: string }, vector: Float32Array, now: number, olds: string[][], t: Thresholds) {
   const filter = { scope: req.scope, statuses: ["active" as const], validAt: now };
   const byVector = await ctx.store.searchMemoriesByVector(vector, filter, 12);
   const found = new Map<string, Hit<MemoryRecord>>(byVector.map((h) => [h.record.id, h]));
@@ -94,12 +102,17 @@ export interface PreparedWrite {
   vector: Float32Array | null;
 }
 
-export async function prepareWrite(ctx: EngineContext, req: WriteRequest): Promise<PreparedWrite> {
+/**
+ * `embedded`: a text already embedded as a passage with its vector (a turn said as one statement is
+ * stored as that statement: the model is not asked twice).
+ */
+export async function prepareWrite(ctx: EngineContext, req: WriteRequest, embedded?: { text: string; vector: Float32Array }): Promise<PreparedWrite> {
   const now = ctx.clock.now();
   const verdict = await guardWrite(req);
   if (verdict.kind === "secret") return { req, verdict, now, record: null, vector: null };
   const record = newRecord(ctx, req, now);
-  return { req, verdict, now, record, vector: await embedOne(ctx, searchText(record)) };
+  const text = searchText(record);
+  return { req, verdict, now, record, vector: embedded?.text === text ? embedded.vector : await embedOne(ctx, text) };
 }
 
 /**
@@ -107,7 +120,7 @@ export async function prepareWrite(ctx: EngineContext, req: WriteRequest): Promi
  * memories, persist, audit. Run it in the scope's queue (ScopeQueue). Ids the caller names in
  * `replaces` are checked first, so a bad one leaves the store untouched.
  */
-export async function commitWrite(ctx: EngineContext, prepared: PreparedWrite): Promise<WriteResult> {
+export async function commitWrite(ctx: WriteContext, prepared: PreparedWrite): Promise<WriteResult> {
   const replaced = await replaceTargets(ctx, prepared.req.scope, prepared.req.replaces);
   const r = await decideWrite(ctx, prepared, replaced);
   return { ...r, decidedBy: r.decidedBy ?? "rules" };
@@ -118,7 +131,7 @@ export async function writeMemory(ctx: EngineContext, req: WriteRequest): Promis
   return commitWrite(ctx, await prepareWrite(ctx, req));
 }
 
-async function decideWrite(ctx: EngineContext, prepared: PreparedWrite, replaced: MemoryRecord[]): Promise<Decision> {
+async function decideWrite(ctx: WriteContext, prepared: PreparedWrite, replaced: MemoryRecord[]): Promise<Decision> {
   const { req, verdict, now, record, vector } = prepared;
   if (verdict.kind === "secret" || record === null || vector === null) {
     await audit(ctx, "refuse", req.scope, [], req.sourceTurns ?? [], verdict.reason);
@@ -211,7 +224,7 @@ async function decideWrite(ctx: EngineContext, prepared: PreparedWrite, replaced
 }
 
 /** The record becomes the task state it continues: working memory, with the task's validity unless the statement or the caller gave one (newRecord already read the statement's). */
-function asTaskState(ctx: EngineContext, record: MemoryRecord, req: WriteRequest, now: number): void {
+function asTaskState(ctx: WriteContext, record: MemoryRecord, req: WriteRequest, now: number): void {
   record.type = "task_state";
   record.layer = chooseLayer("task_state", record.confidence, ctx.config.write.l3MinConfidence);
   if (req.validUntil === undefined && record.validUntil === null) record.validUntil = defaultValidity(ctx, "task_state", now);
@@ -225,7 +238,7 @@ const LLM_NEIGHBOURS = 4;
  * (every type; those the rules related come first), in one call bounded by llmTimeoutMs. Nothing
  * close: no call, nothing to decide. A failed call is reported and the rules' decision stands.
  */
-async function judgeWithLlm(ctx: EngineContext, candidate: Candidate, nearby: Array<Hit<MemoryRecord>>, found: Array<{ rel: Relation }>, t: Thresholds): Promise<LlmJudgement | null> {
+async function judgeWithLlm(ctx: WriteContext, candidate: Candidate, nearby: Array<Hit<MemoryRecord>>, found: Array<{ rel: Relation }>, t: Thresholds): Promise<LlmJudgement | null> {
   const llm = ctx.llm;
   if (!llm) return null;
   const related = new Set(found.map((f) => f.rel.existing.id));
@@ -266,7 +279,7 @@ function strongest(found: Array<{ rel: Relation; similarity: number }>, explicit
  * supersede and conflict checks — a restatement of a replaced memory is stored as the new one, not
  * folded into it, and the rules do not supersede anything the caller did not name.
  */
-async function writeReplacing(ctx: EngineContext, record: MemoryRecord, vector: Float32Array, replaced: MemoryRecord[], now: number): Promise<Decision> {
+async function writeReplacing(ctx: WriteContext, record: MemoryRecord, vector: Float32Array, replaced: MemoryRecord[], now: number): Promise<Decision> {
   record.supersedes.push(...replaced.map((m) => m.id));
   const changed = supersededByCaller(replaced, record.id, now);
   await ctx.store.putMemories([{ record, vector }]);
@@ -289,7 +302,7 @@ function union(a: string[], b: string[]): string[] {
 }
 
 export async function audit(
-  ctx: EngineContext,
+  ctx: WriteContext,
   operation: AuditEntry["operation"],
   scope: string | null,
   memoryIds: string[],
@@ -342,7 +355,7 @@ export function newRecord(ctx: EngineContext, req: WriteRequest, now: number): M
 }
 
 /** Working memory is short-lived by nature; other kinds hold until said otherwise. */
-function defaultValidity(ctx: EngineContext, type: MemoryType, now: number): number | null {
+function defaultValidity(ctx: Pick<EngineContext, "config">, type: MemoryType, now: number): number | null {
   return type === "task_state" ? now + ctx.config.write.taskStateTtlHours * 3_600_000 : null;
 }
 

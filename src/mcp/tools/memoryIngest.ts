@@ -1,8 +1,7 @@
 import { z } from "zod";
+import { WRITE_ACTIONS } from "../../core/model/writeActions.js";
 import { LIMITS, memoryTypeOut, scopeArg, sessionIdArg } from "./fields.js";
 import { defineTool } from "./types.js";
-
-const WRITE_ACTIONS = ["added", "updated", "superseded", "duplicate", "quarantined", "skipped"] as const;
 
 export const memoryIngestTool = defineTool({
   name: "memory_ingest",

@@ -1,8 +1,7 @@
 import { z } from "zod";
+import { WRITE_ACTIONS } from "../../core/model/writeActions.js";
 import { LIMITS, MAX_ARRAY, isoTimeArg, memoryTypeArg, memoryTypeOut, scopeArg } from "./fields.js";
 import { defineTool } from "./types.js";
-
-const WRITE_ACTIONS = ["added", "updated", "superseded", "duplicate", "quarantined", "skipped"] as const;
 
 export const memoryWriteTool = defineTool({
   name: "memory_write",

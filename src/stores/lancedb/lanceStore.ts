@@ -6,12 +6,14 @@ import type { Schema } from "apache-arrow";
 import { HindsightError } from "../../core/errors.js";
 import { Serial } from "../../core/serial.js";
 import { searchText, type AuditEntry, type MemoryRecord, type TurnRecord } from "../../core/model/memory.js";
+import { turnText } from "../../core/model/turnText.js";
 import type { CompressionProposal, ProposalStatus } from "../../core/model/proposal.js";
 import type { Hit, MemoryFilter, MemoryStore, ModelInfo, Page, RecallStatsRecord, TurnFilter } from "../../core/ports.js";
 import { queryText } from "../../core/text/tokens.js";
+import { embedInBatches } from "../embedInBatches.js";
 import { memoryWhere, sqlString, turnWhere } from "../filter.js";
-import { auditSchema, memoriesSchema, metaSchema, proposalsSchema, turnsSchema } from "./schema.js";
-import { auditToRow, docOf, memoryToRow, turnToRow, vectorOf, type Row } from "./rows.js";
+import { auditSchema, memoriesSchema, metaSchema, proposalsSchema, turnsSchema, type DocTable, type StoredDocs } from "./schema.js";
+import { auditToRow, docOf, memoryToRow, metaValueOf, scoreOf, turnToRow, vectorOf, type Row } from "./rows.js";
 
 export interface LanceStoreOptions {
   /** Folder of the LanceDB database (created when missing). */
@@ -39,7 +41,7 @@ const GENERATION_NAME = /^(memories|turns)(_[0-9a-f]{12})?$/;
 const KEEP_VERSIONS_MS = 10 * 60_000;
 
 const SMALL_TABLE_ROWS = 200;
-const RECALL_STATS_KEY = "recall_stats";
+const RECALL_STATS_KEY = "recall_stats" as const;
 
 /**
  * MemoryStore on embedded LanceDB: cosine vector search and LanceDB's own full-text index,
@@ -114,12 +116,12 @@ export class LanceStore implements MemoryStore {
 
   async storedModel(): Promise<ModelInfo | null> {
     const value = await this.getMeta("model");
-    return value ? (JSON.parse(value) as ModelInfo) : null;
+    return value ? metaValueOf("model", value) : null;
   }
 
   private async currentGeneration(): Promise<Generation> {
     const value = await this.getMeta("tables");
-    return value ? (JSON.parse(value) as Generation) : FIRST_GENERATION;
+    return value ? metaValueOf("tables", value) : FIRST_GENERATION;
   }
 
   /**
@@ -178,11 +180,11 @@ export class LanceStore implements MemoryStore {
   }
 
   async getMemories(ids: string[]): Promise<MemoryRecord[]> {
-    return this.getDocs<MemoryRecord>("memories", ids);
+    return this.getDocs("memories", ids);
   }
 
   async listMemories(filter: MemoryFilter, page: Page = {}): Promise<MemoryRecord[]> {
-    const docs = await this.scan<MemoryRecord>("memories", memoryWhere(filter));
+    const docs = await this.scan("memories", memoryWhere(filter));
     docs.sort((a, b) => b.createdAt - a.createdAt);
     const offset = page.offset ?? 0;
     return docs.slice(offset, offset + (page.limit ?? docs.length));
@@ -194,11 +196,11 @@ export class LanceStore implements MemoryStore {
   }
 
   searchMemoriesByVector(vector: Float32Array, filter: MemoryFilter, limit: number): Promise<Array<Hit<MemoryRecord>>> {
-    return this.vectorSearch<MemoryRecord>("memories", vector, memoryWhere(filter), limit);
+    return this.vectorSearch("memories", vector, memoryWhere(filter), limit);
   }
 
   searchMemoriesByText(query: string, filter: MemoryFilter, limit: number): Promise<Array<Hit<MemoryRecord>>> {
-    return this.textSearch<MemoryRecord>("memories", query, memoryWhere(filter), limit);
+    return this.textSearch("memories", query, memoryWhere(filter), limit);
   }
 
   deleteMemories(ids: string[]): Promise<number> {
@@ -216,22 +218,22 @@ export class LanceStore implements MemoryStore {
   }
 
   getTurns(ids: string[]): Promise<TurnRecord[]> {
-    return this.getDocs<TurnRecord>("turns", ids);
+    return this.getDocs("turns", ids);
   }
 
   async listTurns(filter: TurnFilter, page: Page = {}): Promise<TurnRecord[]> {
-    const docs = await this.scan<TurnRecord>("turns", turnWhere(filter));
+    const docs = await this.scan("turns", turnWhere(filter));
     docs.sort((a, b) => a.at - b.at);
     const offset = page.offset ?? 0;
     return docs.slice(offset, offset + (page.limit ?? docs.length));
   }
 
   searchTurnsByVector(vector: Float32Array, filter: TurnFilter, limit: number): Promise<Array<Hit<TurnRecord>>> {
-    return this.vectorSearch<TurnRecord>("turns", vector, turnWhere(filter), limit);
+    return this.vectorSearch("turns", vector, turnWhere(filter), limit);
   }
 
   searchTurnsByText(query: string, filter: TurnFilter, limit: number): Promise<Array<Hit<TurnRecord>>> {
-    return this.textSearch<TurnRecord>("turns", query, turnWhere(filter), limit);
+    return this.textSearch("turns", query, turnWhere(filter), limit);
   }
 
   deleteTurns(ids: string[]): Promise<number> {
@@ -247,30 +249,31 @@ export class LanceStore implements MemoryStore {
   }
 
   async getProposal(id: string): Promise<CompressionProposal | null> {
-    const rows = await this.table("proposals").query().where(`id = ${sqlString(id)}`).select(["doc"]).limit(1).toArray();
-    return rows[0] ? docOf<CompressionProposal>(rows[0] as Row) : null;
+    const rows = await this.table("proposals").query().where(`id = ${sqlString(id)}`).select(["id", "doc"]).limit(1).toArray();
+    return rows[0] ? docOf(rows[0] as Row, "proposals") : null;
   }
 
   async listProposals(filter: { scope?: string; statuses?: ProposalStatus[] }): Promise<CompressionProposal[]> {
     const parts: string[] = [];
     if (filter.scope !== undefined) parts.push(`scope = ${sqlString(filter.scope)}`);
     if (filter.statuses) parts.push(`status IN (${filter.statuses.map(sqlString).join(", ")})`);
-    const docs = await this.scanTable<CompressionProposal>(this.table("proposals"), parts.join(" AND "));
+    const docs = await this.scanTable(this.table("proposals"), "proposals", parts.join(" AND "));
     return docs.sort((a, b) => b.createdAt - a.createdAt);
   }
 
   // ---- audit ----
 
-  async appendAudit(entry: AuditEntry): Promise<void> {
+  async appendAudit(...entries: AuditEntry[]): Promise<void> {
+    if (entries.length === 0) return;
     const t = this.table("audit");
-    await this.mutate(() => retryConflicts(() => t.add([auditToRow(entry)])));
+    await this.mutate(() => retryConflicts(() => t.add(entries.map(auditToRow))));
   }
 
   async listAudit(page: Page & { scope?: string } = {}): Promise<AuditEntry[]> {
     let q = this.table("audit").query();
     if (page.scope !== undefined) q = q.where(`scope = ${sqlString(page.scope)}`);
     // Scans return rows in append order; reversing first keeps entries with the same time newest-appended first.
-    const docs = (await q.toArray()).map((r) => docOf<AuditEntry>(r as Row)).reverse();
+    const docs = (await q.toArray()).map((r) => docOf(r as Row, "audit")).reverse();
     docs.sort((a, b) => b.at - a.at);
     const offset = page.offset ?? 0;
     return docs.slice(offset, offset + (page.limit ?? 100));
@@ -280,7 +283,7 @@ export class LanceStore implements MemoryStore {
 
   async getRecallStats(): Promise<RecallStatsRecord | null> {
     const value = await this.getMeta(RECALL_STATS_KEY);
-    return value ? (JSON.parse(value) as RecallStatsRecord) : null;
+    return value ? metaValueOf(RECALL_STATS_KEY, value) : null;
   }
 
   async putRecallStats(stats: RecallStatsRecord): Promise<void> {
@@ -305,10 +308,10 @@ export class LanceStore implements MemoryStore {
       const current = await this.currentGeneration();
       const names = await db.tableNames();
       await dropLeftovers(db, names, current);
-      const memories = names.includes(current.memories) ? await this.scanTable<MemoryRecord>(await db.openTable(current.memories), "") : [];
-      const turns = names.includes(current.turns) ? await this.scanTable<TurnRecord>(await db.openTable(current.turns), "") : [];
+      const memories = names.includes(current.memories) ? await this.scanTable(await db.openTable(current.memories), "memories", "") : [];
+      const turns = names.includes(current.turns) ? await this.scanTable(await db.openTable(current.turns), "turns", "") : [];
       const memVectors = await embedInBatches(memories.map(searchText), embed);
-      const turnVectors = await embedInBatches(turns.map((t) => (t.speaker ? `${t.speaker}: ${t.user}` : t.user)), embed);
+      const turnVectors = await embedInBatches(turns.map(turnText), embed);
       // The vector column's width may change with the model, so new tables are built, not updated.
       const suffix = randomBytes(6).toString("hex");
       const next: Generation = { memories: `memories_${suffix}`, turns: `turns_${suffix}` };
@@ -464,33 +467,35 @@ export class LanceStore implements MemoryStore {
   }
 
   private async vectorsOf(name: TableName, ids: string[]): Promise<Map<string, Float32Array>> {
-    const rows = await this.table(name).query().where(`id IN (${ids.map(sqlString).join(", ")})`).select(["id", "vector"]).toArray();
-    return new Map(rows.map((r) => [String(r.id), vectorOf(r as Row)]));
+    const t = this.table(name);
+    const rows = await t.query().where(`id IN (${ids.map(sqlString).join(", ")})`).select(["id", "vector"]).toArray();
+    return new Map(rows.map((r) => [String(r.id), vectorOf(r as Row, t.name)]));
   }
 
-  private async getDocs<T>(name: TableName, ids: string[]): Promise<T[]> {
+  private async getDocs<N extends TableName>(name: N, ids: string[]): Promise<Array<StoredDocs[N]>> {
     if (ids.length === 0) return [];
-    const rows = await this.table(name).query().where(`id IN (${ids.map(sqlString).join(", ")})`).select(["id", "doc"]).toArray();
-    const byId = new Map(rows.map((r) => [String(r.id), docOf<T>(r as Row)]));
-    return ids.flatMap((id) => (byId.has(id) ? [byId.get(id) as T] : []));
+    const t = this.table(name);
+    const rows = await t.query().where(`id IN (${ids.map(sqlString).join(", ")})`).select(["id", "doc"]).toArray();
+    const byId = new Map(rows.map((r) => [String(r.id), docOf(r as Row, name, t.name)]));
+    return ids.flatMap((id) => byId.get(id) ?? []);
   }
 
-  private scan<T>(name: TableName, where: string): Promise<T[]> {
-    return this.scanTable<T>(this.table(name), where);
+  private scan<N extends TableName>(name: N, where: string): Promise<Array<StoredDocs[N]>> {
+    return this.scanTable(this.table(name), name, where);
   }
 
-  private async scanTable<T>(t: lancedb.Table, where: string): Promise<T[]> {
+  private async scanTable<K extends DocTable>(t: lancedb.Table, kind: K, where: string): Promise<Array<StoredDocs[K]>> {
     const n = where ? await t.countRows(where) : await t.countRows();
     if (n === 0) return [];
-    let q = t.query().select(["doc"]).limit(n);
+    let q = t.query().select(["id", "doc"]).limit(n);
     if (where) q = q.where(where);
-    return (await q.toArray()).map((r) => docOf<T>(r as Row));
+    return (await q.toArray()).map((r) => docOf(r as Row, kind, t.name));
   }
 
-  private async vectorSearch<T>(name: TableName, vector: Float32Array, where: string, limit: number): Promise<Array<Hit<T>>> {
+  private async vectorSearch<N extends TableName>(name: N, vector: Float32Array, where: string, limit: number): Promise<Array<Hit<StoredDocs[N]>>> {
     const t = this.table(name);
     const run = async (bypassIndex: boolean) => {
-      let q = t.vectorSearch(Array.from(vector)).distanceType("cosine").select(["doc", "vector", "_distance"]).limit(limit);
+      let q = t.vectorSearch(Array.from(vector)).distanceType("cosine").select(["id", "doc", "vector", "_distance"]).limit(limit);
       if (where) q = q.where(where);
       // ~10% of the IVF partitions (numPartitions = √rows), at least 8.
       q = bypassIndex ? q.bypassVectorIndex() : q.nprobes(Math.max(8, Math.round(Math.sqrt(this.indexedRows[name]) / 10)));
@@ -499,16 +504,17 @@ export class LanceStore implements MemoryStore {
     let rows = await run(false);
     // An IVF index only probes some partitions; a small filtered set may live elsewhere, so fall back to exact search.
     if (rows.length < limit && this.indexedRows[name] > 0) rows = await run(true);
-    return rows.map((r) => ({ record: docOf<T>(r as Row), vector: vectorOf(r as Row), score: 1 - Number(r._distance) }));
+    return rows.map((r) => ({ record: docOf(r as Row, name, t.name), vector: vectorOf(r as Row, t.name), score: 1 - scoreOf(r as Row, "_distance", t.name) }));
   }
 
-  private async textSearch<T>(name: TableName, query: string, where: string, limit: number): Promise<Array<Hit<T>>> {
+  private async textSearch<N extends TableName>(name: N, query: string, where: string, limit: number): Promise<Array<Hit<StoredDocs[N]>>> {
     const text = queryText(query);
     if (!text || !this.hasFts[name]) return [];
-    let q = this.table(name).search(new lancedb.MatchQuery(text, "fts"), "fts").select(["doc", "vector", "_score"]).limit(limit);
+    const t = this.table(name);
+    let q = t.search(new lancedb.MatchQuery(text, "fts"), "fts").select(["id", "doc", "vector", "_score"]).limit(limit);
     if (where) q = q.where(where);
     const rows = await q.toArray();
-    return rows.map((r) => ({ record: docOf<T>(r as Row), vector: vectorOf(r as Row), score: Number(r._score) }));
+    return rows.map((r) => ({ record: docOf(r as Row, name, t.name), vector: vectorOf(r as Row, t.name), score: scoreOf(r as Row, "_score", t.name) }));
   }
 }
 
@@ -563,12 +569,6 @@ function storageError(err: unknown, dir: string): unknown {
     return new HindsightError("STORE_READ_ONLY", `the store ${dir} has become read-only: this write was not stored`, { cause: err });
   }
   return err;
-}
-
-async function embedInBatches(texts: string[], embed: (texts: string[]) => Promise<Float32Array[]>): Promise<Float32Array[]> {
-  const out: Float32Array[] = [];
-  for (let i = 0; i < texts.length; i += 64) out.push(...(await embed(texts.slice(i, i + 64))));
-  return out;
 }
 
 async function folderSize(dir: string): Promise<number> {

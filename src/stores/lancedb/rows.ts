@@ -1,5 +1,8 @@
+import type { z } from "zod";
+import { HindsightError } from "../../core/errors.js";
 import type { AuditEntry, MemoryRecord, TurnRecord } from "../../core/model/memory.js";
 import { memoryDocument, turnDocument } from "../documents.js";
+import { DOC_SCHEMAS, META_SCHEMAS, VectorColumnSchema, type DocTable, type MetaKey, type MetaValues, type StoredDocs } from "./schema.js";
 
 export type Row = Record<string, unknown>;
 
@@ -15,11 +18,75 @@ export function auditToRow(entry: AuditEntry): Row {
   return { id: entry.id, at: entry.at, scope: entry.scope, doc: JSON.stringify(entry) };
 }
 
-export function docOf<T>(row: Row): T {
-  return JSON.parse(String(row.doc)) as T;
+/**
+ * A row that cannot be read is an error of the store, never something to skip: skipping would
+ * hide a memory from recall and from every list without anyone being told.
+ */
+function unreadable(table: string, id: string, field: string, problem: string, cause?: unknown): HindsightError {
+  return new HindsightError("STORE_ERROR", `the LanceDB table "${table}" holds a row that cannot be read: row ${id}, field ${field}: ${problem}`, {
+    details: { table, id, field },
+    cause,
+  });
 }
 
-export function vectorOf(row: Row): Float32Array {
-  const v = row.vector as ArrayLike<number> | { toArray(): ArrayLike<number> };
-  return Float32Array.from("toArray" in v ? v.toArray() : v);
+function firstIssue(error: z.ZodError, prefix: string): { field: string; problem: string } {
+  const issue = error.issues[0];
+  const path = issue ? issue.path.map(String) : [];
+  return { field: [prefix, ...path].join("."), problem: issue?.message ?? "does not match the schema" };
+}
+
+/** The row's id for an error message: the column when it was selected, else the document's own, else unknown. */
+function rowId(row: Row, doc?: unknown): string {
+  if (typeof row.id === "string") return row.id;
+  const own = (doc as { id?: unknown } | null | undefined)?.id;
+  return typeof own === "string" ? own : "(unknown id)";
+}
+
+/** The record in the row's `doc` column, checked against the schema of what `kind` tables keep; `table` is the physical name to report. */
+export function docOf<K extends DocTable>(row: Row, kind: K, table: string = kind): StoredDocs[K] {
+  if (typeof row.doc !== "string") throw unreadable(table, rowId(row), "doc", row.doc === undefined || row.doc === null ? "missing" : `expected JSON text, got ${typeof row.doc}`);
+  let json: unknown;
+  try {
+    json = JSON.parse(row.doc);
+  } catch (err) {
+    throw unreadable(table, rowId(row), "doc", `not JSON (${(err as Error).message})`, err);
+  }
+  const parsed = DOC_SCHEMAS[kind].safeParse(json);
+  if (!parsed.success) {
+    const { field, problem } = firstIssue(parsed.error, "doc");
+    throw unreadable(table, rowId(row, json), field, problem, parsed.error);
+  }
+  return parsed.data;
+}
+
+export function vectorOf(row: Row, table: string): Float32Array {
+  const parsed = VectorColumnSchema.safeParse(row.vector);
+  if (!parsed.success) throw unreadable(table, rowId(row), "vector", row.vector === undefined || row.vector === null ? "missing" : "expected a list of numbers", parsed.error);
+  const v = parsed.data;
+  const out = Float32Array.from("toArray" in v ? v.toArray() : v);
+  if (out.length === 0 || out.some((x) => !Number.isFinite(x))) throw unreadable(table, rowId(row), "vector", "expected a non-empty list of finite numbers");
+  return out;
+}
+
+/** A search's score column (`_distance` of a vector search, `_score` of a full-text one); computed by the search, so only its type is checked. */
+export function scoreOf(row: Row, column: "_distance" | "_score", table: string): number {
+  const value = row[column];
+  if (typeof value !== "number") throw unreadable(table, rowId(row), column, `expected a number, got ${value === null ? "null" : typeof value}`);
+  return value;
+}
+
+/** The JSON under a key of the meta table, checked against what that key holds. */
+export function metaValueOf<K extends MetaKey>(key: K, value: string): MetaValues[K] {
+  let json: unknown;
+  try {
+    json = JSON.parse(value);
+  } catch (err) {
+    throw unreadable("meta", key, "value", `not JSON (${(err as Error).message})`, err);
+  }
+  const parsed = META_SCHEMAS[key].safeParse(json);
+  if (!parsed.success) {
+    const { field, problem } = firstIssue(parsed.error, "value");
+    throw unreadable("meta", key, field, problem, parsed.error);
+  }
+  return parsed.data;
 }

@@ -1,4 +1,8 @@
 import { Field, FixedSizeList, Float32, Float64, Schema, Utf8 } from "apache-arrow";
+import { z } from "zod";
+import { AuditEntrySchema, MemoryRecordSchema, TurnRecordSchema, type AuditEntry, type MemoryRecord, type TurnRecord } from "../../core/model/memory.js";
+import { CompressionProposalSchema, type CompressionProposal } from "../../core/model/proposal.js";
+import type { ModelInfo, RecallStatsRecord } from "../../core/ports.js";
 
 /** Filterable fields are columns; the full record is a JSON document so the record can grow without migrations. */
 export function memoriesSchema(dimension: number): Schema {
@@ -51,3 +55,69 @@ export function proposalsSchema(): Schema {
 export function metaSchema(): Schema {
   return new Schema([new Field("key", new Utf8(), false), new Field("value", new Utf8(), false)]);
 }
+
+// What is written above is read back through the schemas below: a row is checked before anything
+// uses it, so a damaged or foreign row is reported by table, id and field instead of surfacing later
+// as a TypeError far from the store.
+
+/** The record each table keeps as JSON in its `doc` column. */
+export interface StoredDocs {
+  memories: MemoryRecord;
+  turns: TurnRecord;
+  audit: AuditEntry;
+  proposals: CompressionProposal;
+}
+
+export type DocTable = keyof StoredDocs;
+
+/**
+ * A scope as stored: any name the engine was ever configured with. Inputs must look like
+ * project:<id>; a store written under a configured default such as "personal" must still be readable.
+ */
+const StoredScope = z.string().min(1);
+
+/**
+ * The engine's own record schemas, read back no stricter than the engine writes. Loose: a field this
+ * version does not know (written by a newer one) is kept, so updating a record never drops it.
+ */
+export const DOC_SCHEMAS: { [K in DocTable]: z.ZodType<StoredDocs[K]> } = {
+  memories: MemoryRecordSchema.extend({ scope: StoredScope }).loose(),
+  turns: TurnRecordSchema.extend({ scope: StoredScope }).loose(),
+  audit: AuditEntrySchema.loose(),
+  proposals: CompressionProposalSchema.extend({ scope: StoredScope }).loose(),
+};
+
+/** The vector column as LanceDB returns it: an Arrow vector (toArray) or a plain list, of numbers. */
+export const VectorColumnSchema = z.union([
+  z.array(z.number()),
+  z.custom<Float32Array>((v) => v instanceof Float32Array, "expected a list of numbers"),
+  z.custom<{ toArray(): ArrayLike<number> }>((v) => typeof (v as { toArray?: unknown } | null)?.toArray === "function", "expected a list of numbers"),
+]);
+
+/** The JSON kept under each key of the meta table. */
+export interface MetaValues {
+  model: ModelInfo;
+  tables: { memories: string; turns: string };
+  recall_stats: RecallStatsRecord;
+}
+
+export type MetaKey = keyof MetaValues;
+
+const Count = z.number().int().nonnegative();
+
+export const META_SCHEMAS: { [K in MetaKey]: z.ZodType<MetaValues[K]> } = {
+  model: z.object({ id: z.string().min(1), dimension: z.number().int().positive() }).loose(),
+  tables: z.object({ memories: z.string().min(1), turns: z.string().min(1) }).loose(),
+  recall_stats: z
+    .object({
+      since: z.number(),
+      count: Count,
+      hits: Count,
+      sumMs: z.number(),
+      recent: z.array(z.number()),
+      hours: z.array(
+        z.object({ at: z.number(), count: Count, hits: Count, p50Ms: z.number().nullable(), p95Ms: z.number().nullable(), durations: z.array(z.number()).optional() }).loose(),
+      ),
+    })
+    .loose(),
+};

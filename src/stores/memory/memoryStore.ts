@@ -1,6 +1,8 @@
 import { HindsightError } from "../../core/errors.js";
 import { searchText, type AuditEntry, type MemoryRecord, type TurnRecord } from "../../core/model/memory.js";
 import type { CompressionProposal, ProposalStatus } from "../../core/model/proposal.js";
+import { turnText } from "../../core/model/turnText.js";
+import { embedInBatches } from "../embedInBatches.js";
 import type { Hit, MemoryFilter, MemoryStore, ModelInfo, Page, RecallStatsRecord, TurnFilter } from "../../core/ports.js";
 import { cosine } from "../../core/text/vector.js";
 import { contentTokens } from "../../core/text/tokens.js";
@@ -136,8 +138,8 @@ export class InMemoryStore implements MemoryStore {
     this.recallStats = structuredClone(stats);
   }
 
-  async appendAudit(entry: AuditEntry): Promise<void> {
-    this.audit.push(structuredClone(entry));
+  async appendAudit(...entries: AuditEntry[]): Promise<void> {
+    for (const entry of entries) this.audit.push(structuredClone(entry));
   }
 
   async listAudit(page: Page & { scope?: string } = {}): Promise<AuditEntry[]> {
@@ -147,13 +149,13 @@ export class InMemoryStore implements MemoryStore {
 
   async reembed(model: ModelInfo, embed: (texts: string[]) => Promise<Float32Array[]>): Promise<{ memories: number; turns: number }> {
     const mem = [...this.memories.values()];
-    const mv = await embed(mem.map((r) => searchText(r.record)));
+    const mv = await embedInBatches(mem.map((r) => searchText(r.record)), embed);
     mem.forEach((r, i) => {
       r.vector = mv[i] as Float32Array;
       r.record.embeddingModel = model.id;
     });
     const turns = [...this.turns.values()];
-    const tv = await embed(turns.map((r) => (r.record.speaker ? `${r.record.speaker}: ${r.record.user}` : r.record.user)));
+    const tv = await embedInBatches(turns.map((r) => turnText(r.record)), embed);
     turns.forEach((r, i) => (r.vector = tv[i] as Float32Array));
     this.model = model;
     return { memories: mem.length, turns: turns.length };

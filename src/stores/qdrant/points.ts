@@ -74,7 +74,3 @@ export function vectorOf(vector: unknown): Float32Array {
   if (Array.isArray(vector) && (vector.length === 0 || typeof vector[0] === "number")) return Float32Array.from(vector as number[]);
   throw new Error("a Qdrant point came back without its vector");
 }
-
-export function turnEmbeddingText(t: TurnRecord): string {
-  return t.speaker ? `${t.speaker}: ${t.user}` : t.user;
-}

@@ -2,9 +2,11 @@ import type { QdrantClient as QdrantClientType, Schemas } from "@qdrant/js-clien
 import { HindsightError } from "../../core/errors.js";
 import { searchText, type AuditEntry, type MemoryRecord, type TurnRecord } from "../../core/model/memory.js";
 import type { CompressionProposal, ProposalStatus } from "../../core/model/proposal.js";
+import { turnText } from "../../core/model/turnText.js";
 import type { Hit, MemoryFilter, MemoryStore, ModelInfo, Page, RecallStatsRecord, TurnFilter } from "../../core/ports.js";
 import { Serial } from "../../core/serial.js";
 import { queryText } from "../../core/text/tokens.js";
+import { embedInBatches } from "../embedInBatches.js";
 import { and, anyTermFilter, memoryFilter, scopeStatusFilter, termCondition, turnFilter, type QdrantFilter } from "./filters.js";
 import { PAYLOAD_INDEXES } from "./indexes.js";
 import {
@@ -14,7 +16,6 @@ import {
   memoryPayload,
   pointId,
   proposalPayload,
-  turnEmbeddingText,
   turnPayload,
   vectorOf,
   type CollectionNames,
@@ -227,10 +228,11 @@ export class QdrantStore implements MemoryStore {
 
   // ---- audit ----
 
-  appendAudit(entry: AuditEntry): Promise<void> {
+  appendAudit(...entries: AuditEntry[]): Promise<void> {
+    if (entries.length === 0) return Promise.resolve();
     const name = this.namesOpen().audit;
-    const seq = ++this.auditSeq;
-    return this.queue.run(() => this.upsertPoints(name, "audit", [{ id: entry.id, vector: null, payload: auditPayload(entry, seq) }]));
+    const points = entries.map((entry) => ({ id: entry.id, vector: null, payload: auditPayload(entry, ++this.auditSeq) }));
+    return this.queue.run(() => this.upsertPoints(name, "audit", points));
   }
 
   async listAudit(page: Page & { scope?: string } = {}): Promise<AuditEntry[]> {
@@ -257,7 +259,7 @@ export class QdrantStore implements MemoryStore {
       const memories = from && (await this.exists(from.memories)) ? (await this.scrollAll(from.memories, undefined, ["doc"])).map((p) => docOf<MemoryRecord>(p.payload)) : [];
       const turns = from && (await this.exists(from.turns)) ? (await this.scrollAll(from.turns, undefined, ["doc"])).map((p) => docOf<TurnRecord>(p.payload)) : [];
       const memVectors = await embedInBatches(memories.map(searchText), embed);
-      const turnVectors = await embedInBatches(turns.map(turnEmbeddingText), embed);
+      const turnVectors = await embedInBatches(turns.map(turnText), embed);
       const inPlace = from !== null && from.memories === to.memories;
       if (!inPlace) {
         // Collections of a re-embed that stopped halfway are rebuilt from the current model's data.
@@ -543,12 +545,6 @@ export class QdrantStore implements MemoryStore {
       return p ? [{ record: docOf<T>(p.payload), vector: vectorOf(p.vector), score: r.score }] : [];
     });
   }
-}
-
-async function embedInBatches(texts: string[], embed: (texts: string[]) => Promise<Float32Array[]>): Promise<Float32Array[]> {
-  const out: Float32Array[] = [];
-  for (let i = 0; i < texts.length; i += 64) out.push(...(await embed(texts.slice(i, i + 64))));
-  return out;
 }
 
 /** The useful part of a client error: Qdrant's own message, the HTTP status, or the socket error behind "fetch failed". */

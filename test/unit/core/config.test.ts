@@ -28,6 +28,40 @@ describe("config.resolveConfig", () => {
     assert.deepEqual(c.weights, { relevance: 0.65, confidence: 0.2, timeDecay: 0.1, access: 0.05 });
   });
 
+  it("the write thresholds that used to be written inline keep their values as defaults", () => {
+    const w = resolveConfig().write;
+    assert.deepEqual(
+      {
+        dedupSimilarityLexical: w.dedupSimilarityLexical,
+        restatementSimilarityLexical: w.restatementSimilarityLexical,
+        lexicalTopicWithCue: w.lexicalTopicWithCue,
+        correctionWindowMs: w.correctionWindowMs,
+        correctionSimilarityLexical: w.correctionSimilarityLexical,
+        taskFrameSimilarity: w.taskFrameSimilarity,
+      },
+      { dedupSimilarityLexical: 0.8, restatementSimilarityLexical: 0.75, lexicalTopicWithCue: 0.5, correctionWindowMs: 15 * 60_000, correctionSimilarityLexical: 0.2, taskFrameSimilarity: 0.4 },
+    );
+    assert.deepEqual(w.rules, {
+      hedgedConfidence: 0.4,
+      thirdPartyConfidence: 0.5,
+      chineseRatio: 0.3,
+      shortWishChars: 48,
+      correctionMinChars: 20,
+      shortRemarkWords: 5,
+      shortRemarkChars: 40,
+      minStatementChars: 4,
+    });
+  });
+
+  it("validates the write thresholds, nested ones included, and keeps the rest beside an override", () => {
+    const c = resolveConfig({ write: { rules: { hedgedConfidence: 0.3 } } });
+    assert.equal(c.write.rules.hedgedConfidence, 0.3);
+    assert.equal(c.write.rules.thirdPartyConfidence, 0.5);
+    assert.equal(c.write.correctionWindowMs, 15 * 60_000);
+    assert.throws(() => resolveConfig({ write: { rules: { hedgedConfidence: 1.5 } } }), (err: unknown) => HindsightError.is(err, "INVALID_INPUT") && err.field === "write.rules.hedgedConfidence");
+    assert.throws(() => resolveConfig({ write: { correctionWindowMs: -1 } }), (err: unknown) => HindsightError.is(err, "INVALID_INPUT") && err.field === "write.correctionWindowMs");
+  });
+
   it("accepts a full set of weights", () => {
     const c = resolveConfig({ weights: { relevance: 1, confidence: 0, timeDecay: 0, access: 0 } });
     assert.deepEqual(c.weights, { relevance: 1, confidence: 0, timeDecay: 0, access: 0 });

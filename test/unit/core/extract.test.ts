@@ -1,4 +1,5 @@
 import { strict as assert } from "node:assert";
+import { resolveConfig } from "../../../src/core/config.js";
 import { extractRules, type ExtractOptions } from "../../../src/core/write/extract.js";
 
 const NOW = Date.UTC(2026, 2, 18, 10, 0, 0);
@@ -21,6 +22,16 @@ describe("write/extract.extractRules", () => {
       assert.deepEqual(extractRules(text, opts), []);
     });
   }
+
+  it("reads its thresholds from the options (config.write.rules), their defaults without them", () => {
+    const rules = resolveConfig().write.rules;
+    const hedged = "I think the staging database is on port 5433.";
+    assert.equal(extractRules(hedged, opts)[0]!.confidence, rules.hedgedConfidence);
+    assert.equal(extractRules(hedged, { ...opts, rules: { ...rules, hedgedConfidence: 0.35 } })[0]!.confidence, 0.35);
+    const wish = "Good luck with the release!";
+    assert.deepEqual(extractRules(wish, { ...opts, rules }), []);
+    assert.equal(extractRules(wish, { ...opts, rules: { ...rules, shortWishChars: 10 } }).length, 1, "past the configured length a wish is judged on the rest");
+  });
 
   it("drops the greeting but keeps the statement of a mixed turn", () => {
     const items = extractRules("Hi! We deploy the web app to Fly.io.", opts);

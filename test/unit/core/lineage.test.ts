@@ -1,7 +1,5 @@
 import { strict as assert } from "node:assert";
 import { currentHolders } from "../../../src/core/recall/lineage.js";
-import { secondHandYields } from "../../../src/core/recall/recall.js";
-import type { RecalledMemory } from "../../../src/core/recall/types.js";
 import { MemoryEngine } from "../../../src/core/engine.js";
 import type { Reranker } from "../../../src/core/ports.js";
 import { InMemoryStore } from "../../../src/stores/memory/memoryStore.js";
@@ -69,18 +67,6 @@ describe("recall: a question that finds a replaced memory is led to what replace
     assert.equal((await currentHolders(store, [ra!], { scope: "project:test", types: ["preference"] })).size, 0, "nor does a type filter that excludes the head");
     const r = await engine.recall({ query: "Where are nightly backups written?" });
     assert.equal(r.memories[0]?.id, c.id, r.text);
-  });
-
-  it("a memory ranked on its predecessor's words yields to one at least as relevant in its own words, whatever recency adds", () => {
-    const m = (id: string, score: number, relevance: number) => ({ id, score, factors: { relevance, confidence: 0.8, timeDecay: 1, accessBoost: 0 } }) as unknown as RecalledMemory;
-    // "succ" is newer (a higher score) but was found through the memory it replaced.
-    const scored = [m("succ", 0.83, 0.92), m("own", 0.82, 0.95), m("weak", 0.6, 0.5)];
-    secondHandYields(scored, new Set(["succ"]));
-    assert.deepEqual(scored.map((x) => x.id), ["own", "succ", "weak"]);
-    // More relevant than every first-hand memory, it keeps its place.
-    const ahead = [m("succ", 0.83, 0.97), m("own", 0.82, 0.95)];
-    secondHandYields(ahead, new Set(["succ"]));
-    assert.deepEqual(ahead.map((x) => x.id), ["succ", "own"]);
   });
 
   it("a near tie between a predecessor's words and another memory's own words goes to the other memory", async () => {

@@ -2,9 +2,11 @@ import { strict as assert } from "node:assert";
 import { MemoryEngine } from "../../../src/core/engine.js";
 import type { LlmClient, LlmRequest } from "../../../src/core/ports.js";
 import { ScopeQueue } from "../../../src/core/scopeQueue.js";
+import type { MemoryRecord } from "../../../src/core/model/memory.js";
 import { RecentMessages } from "../../../src/core/write/recentMessages.js";
+import type { StagedWrites } from "../../../src/core/write/stagedWrites.js";
 import { InMemoryStore } from "../../../src/stores/memory/memoryStore.js";
-import { FakeEmbedder, FixedClock } from "../../helpers/fakes.js";
+import { FakeEmbedder, FixedClock, makeEngine } from "../../helpers/fakes.js";
 
 /** A promise with its resolve handle, to hold a task open until the test lets it go. */
 function gate(): { promise: Promise<void>; open: () => void } {
@@ -13,6 +15,14 @@ function gate(): { promise: Promise<void>; open: () => void } {
     open = resolve;
   });
   return { promise, open };
+}
+
+function memory(id: string, content: string): MemoryRecord {
+  return {
+    id, scope: "project:a", layer: "L3", type: "fact", subject: "", content, context: null, confidence: 0.8, source: "agent", sourceTurns: [], sourceRefs: [],
+    sessionId: null, createdAt: 0, updatedAt: 0, confirmedAt: 0, lastAccessedAt: null, accessCount: 0, confirmCount: 1, validUntil: null, status: "active",
+    statusReason: null, supersedes: [], supersededBy: null, conflictsWith: [], compressedInto: null, pinned: false, tags: [], embeddingModel: "fake",
+  };
 }
 
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -69,26 +79,64 @@ describe("the scope queue: decisions one at a time per scope, scopes side by sid
     await q.idle();
   });
 
-  it("afterPreparing: preparations run at once, commits keep call order, a failed preparation fails only its own call", async () => {
+  it("inBatches: writes waiting for a busy scope are decided in call order, each seeing the ones before it, and stored in one commit", async () => {
     const q = new ScopeQueue();
-    const log: string[] = [];
-    const slow = gate();
-    const first = q.afterPreparing("project:a", slow.promise.then(() => "first"), async (p) => {
-      log.push(p);
-      return p;
-    });
-    const broken = q.afterPreparing("project:a", Promise.reject(new Error("guard failed")), async () => "never");
-    const second = q.afterPreparing("project:a", Promise.resolve("second"), async (p) => {
-      log.push(p);
-      return p;
-    });
-    await tick();
-    assert.deepEqual(log, [], "the second's preparation is done, but its commit waits for the first's");
-    slow.open();
-    assert.equal(await second, "second");
-    assert.equal(await first, "first");
+    const store = new InMemoryStore();
+    let puts = 0;
+    const put = store.putMemories.bind(store);
+    store.putMemories = async (items) => {
+      puts++;
+      return put(items);
+    };
+    const hold = gate();
+    const busy = q.run({ scope: "project:a" }, () => hold.promise);
+    const seen: number[] = [];
+    const write = (n: number) =>
+      q.inBatches(
+        "project:a",
+        Promise.resolve(async (batch: StagedWrites) => {
+          seen.push((await batch.searchMemoriesByText("deploy", { scope: "project:a" }, 10)).length);
+          await batch.putMemories([{ record: memory(`m${n}`, `deploy step ${n}`), vector: new Float32Array([1, 0]) }]);
+          return n;
+        }),
+        store,
+        () => undefined,
+      );
+    const broken = q.inBatches("project:a", Promise.reject(new Error("guard failed")), store, () => undefined);
+    const results = Promise.all([write(1), write(2), write(3)]);
+    hold.open();
+    await busy;
+    assert.deepEqual(await results, [1, 2, 3]);
     await assert.rejects(broken, /guard failed/);
-    assert.deepEqual(log, ["first", "second"]);
+    assert.deepEqual(seen, [0, 1, 2], "each decision sees the batch's earlier writes");
+    assert.equal(puts, 1, "one commit for the batch");
+    assert.equal((await store.listMemories({ scope: "project:a" })).length, 3);
+  });
+
+  it("inBatches: a task queued between two writes splits the batch, so call order holds", async () => {
+    const q = new ScopeQueue();
+    const store = new InMemoryStore();
+    const log: string[] = [];
+    const hold = gate();
+    const busy = q.run({ scope: "project:a" }, () => hold.promise);
+    const write = (name: string) =>
+      q.inBatches(
+        "project:a",
+        Promise.resolve(async () => {
+          log.push(name);
+          return name;
+        }),
+        store,
+        () => undefined,
+      );
+    const first = write("write 1");
+    const between = q.run({ scope: "project:a" }, async () => {
+      log.push("forget");
+    });
+    const second = write("write 2");
+    hold.open();
+    await Promise.all([busy, first, between, second]);
+    assert.deepEqual(log, ["write 1", "forget", "write 2"]);
   });
 });
 
@@ -157,5 +205,31 @@ describe("engine: a slow model call of one project does not stall another projec
       llm.hold.open();
       await engine.close();
     }
+  });
+
+  it("concurrent writes of one scope are judged exactly as the same writes one by one (restatement, named change, addition, task progress)", async () => {
+    const statements = [
+      "The staging cluster runs Kubernetes 1.28.",
+      "The staging cluster runs Kubernetes 1.28.",
+      "We upgraded the staging cluster from Kubernetes 1.28 to 1.30.",
+      "The staging cluster also hosts the preview environments.",
+      "Migration status: 4 of 12 services are on the new cluster.",
+      "Migration status: 9 of 12 services are on the new cluster.",
+    ];
+    const outcome = async (concurrent: boolean) => {
+      const { engine } = await makeEngine();
+      try {
+        const results = concurrent
+          ? await Promise.all(statements.map((content) => engine.write({ content })))
+          : await statements.reduce<Promise<Array<Awaited<ReturnType<typeof engine.write>>>>>(async (acc, content) => [...(await acc), await engine.write({ content })], Promise.resolve([]));
+        const active = (await engine.list()).map((m) => m.content).sort();
+        return { actions: results.map((r) => `${r.action}:${r.supersedes.length}`), active };
+      } finally {
+        await engine.close();
+      }
+    };
+    const oneByOne = await outcome(false);
+    assert.ok(oneByOne.actions.includes("duplicate:0") && oneByOne.actions.some((a) => a === "superseded:1"), oneByOne.actions.join(" "));
+    assert.deepEqual(await outcome(true), oneByOne);
   });
 });

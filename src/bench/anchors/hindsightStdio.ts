@@ -1,4 +1,4 @@
-import type { HindsightMcp, StartHindsightMcp } from "../../bench/compare/ports.js";
+import type { HindsightMcp, StartHindsightMcp } from "../compare/ports.js";
 import { connectStdio, inheritedEnv } from "./stdioToolClient.js";
 
 /** The in-process benchmark engines use neither an LLM nor a cross-encoder; the server under test must not either. */

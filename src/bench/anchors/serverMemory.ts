@@ -1,5 +1,5 @@
 import { dirname, join } from "node:path";
-import type { GraphEntity, KnowledgeGraphMemory, StartKnowledgeGraph } from "../../bench/compare/ports.js";
+import type { GraphEntity, KnowledgeGraphMemory, StartKnowledgeGraph } from "../compare/ports.js";
 import { connectStdio, inheritedEnv } from "./stdioToolClient.js";
 
 /** The entry script of the installed `@modelcontextprotocol/server-memory` (its package has no exports map). */
