@@ -31,7 +31,8 @@ import { scopeStats, type EngineStats } from "./ops/stats.js";
 import { RecallStats } from "./ops/recallStats.js";
 import type { CompressionProposal, ProposalStatus } from "./model/proposal.js";
 import { VectorCache } from "./model/vectorCache.js";
-import type { Clock, Embedder, LlmClient, Logger, MemoryStore, ModelInfo, Reranker } from "./ports.js";
+import { groupCounts } from "./model/groupCounts.js";
+import type { Clock, Embedder, LlmClient, Logger, MemoryFilter, MemoryGroupCount, MemoryStore, ModelInfo, Reranker } from "./ports.js";
 import { AccessTracker } from "./recall/access.js";
 import { recallMemories } from "./recall/recall.js";
 import type { RecallResult } from "./recall/types.js";
@@ -373,24 +374,39 @@ export class MemoryEngine implements MemoryApi {
     return this.listMatching(input, true, options.countOnly === true);
   }
 
-  private async listMatching(input: ListInput, withTotal: boolean, countOnly = false): Promise<{ memories: MemoryRecord[]; total: number }> {
+  /**
+   * How many memories match `input` (paging ignored) per layer and type, in one
+   * call: the sidebar's group view. Without `text` the store counts without reading any memory.
+   */
+  async memoryGroups(input: ListInput = {}): Promise<MemoryGroupCount[]> {
     const p = parseInput(ListInputSchema, input, "list");
     const ctx = this.context();
-    const filter = {
+    const filter = this.listFilter(p, ctx);
+    if (!p.text) return ctx.store.countMemoryGroups(filter);
+    return groupCounts(matchingText(await ctx.store.listMemories(filter), p.text));
+  }
+
+  private listFilter(p: z.output<typeof ListInputSchema>, ctx: EngineContext): MemoryFilter {
+    return {
       scope: this.scopeOf(p.scope),
       statuses: p.statuses ?? (["active"] as const).slice(),
       ...(p.types ? { types: p.types } : {}),
       ...(p.layers ? { layers: p.layers } : {}),
       ...(p.includeExpired ? {} : { validAt: ctx.clock.now() }),
     };
+  }
+
+  private async listMatching(input: ListInput, withTotal: boolean, countOnly = false): Promise<{ memories: MemoryRecord[]; total: number }> {
+    const p = parseInput(ListInputSchema, input, "list");
+    const ctx = this.context();
+    const filter = this.listFilter(p, ctx);
     const page = { limit: p.limit ?? 1000, offset: p.offset ?? 0 };
     if (!p.text && countOnly) return { memories: [], total: await ctx.store.countMemories(filter) };
     if (!p.text) {
       const [memories, total] = await Promise.all([ctx.store.listMemories(filter, page), withTotal ? ctx.store.countMemories(filter) : Promise.resolve(-1)]);
       return { memories, total };
     }
-    const needle = p.text.toLowerCase();
-    const matching = (await ctx.store.listMemories(filter)).filter((m) => m.content.toLowerCase().includes(needle) || m.subject.toLowerCase().includes(needle));
+    const matching = matchingText(await ctx.store.listMemories(filter), p.text);
     return { memories: matching.slice(page.offset, page.offset + page.limit), total: matching.length };
   }
 
@@ -501,4 +517,10 @@ async function warmReranker(reranker: Reranker | null, logger: Logger): Promise<
     logger.warn("the reranker could not be loaded; recall uses fused relevance", { reranker: reranker?.id, error: String(err) });
     return null;
   }
+}
+
+/** A list's `text`: in the content or the subject, case-insensitive. */
+function matchingText(memories: MemoryRecord[], text: string): MemoryRecord[] {
+  const needle = text.toLowerCase();
+  return memories.filter((m) => m.content.toLowerCase().includes(needle) || m.subject.toLowerCase().includes(needle));
 }

@@ -11,7 +11,7 @@ import type { ReleaseResult } from "./ops/quarantine.js";
 import type { ConflictKeep, ResolveConflictResult } from "./ops/resolveConflict.js";
 import type { IdKind } from "./ops/shortIds.js";
 import type { EngineStats } from "./ops/stats.js";
-import type { Embedder } from "./ports.js";
+import type { Embedder, MemoryGroupCount } from "./ports.js";
 import type { RecallResult } from "./recall/types.js";
 import type { IngestResult } from "./write/ingest.js";
 import type { WriteResult } from "./write/writer.js";
@@ -54,6 +54,8 @@ export interface MemoryApi {
   list(input?: ListInput): Promise<MemoryRecord[]>;
   listPage(input?: ListInput, options?: { countOnly?: boolean }): Promise<{ memories: MemoryRecord[]; total: number }>;
   count(scope?: string): Promise<number>;
+  /** Counts per layer and type of what `input` matches (paging ignored): one call for the group view. */
+  memoryGroups(input?: ListInput): Promise<MemoryGroupCount[]>;
   get(id: string): Promise<MemoryRecord>;
   explain(id: string): Promise<MemoryExplanation>;
   conflicts(scope?: string): Promise<ConflictPair[]>;

@@ -70,6 +70,12 @@ export interface TurnFilter {
   statuses?: TurnRecord["status"][];
 }
 
+export interface MemoryGroupCount {
+  layer: Layer;
+  type: MemoryType;
+  count: number;
+}
+
 export interface Hit<T> {
   record: T;
   vector: Float32Array;
@@ -131,6 +137,8 @@ export interface MemoryStore {
   getMemories(ids: string[]): Promise<MemoryRecord[]>;
   listMemories(filter: MemoryFilter, page?: Page): Promise<MemoryRecord[]>;
   countMemories(filter: MemoryFilter): Promise<number>;
+  /** How many memories match, per layer and type (only groups with some): one call for a view that shows every group. */
+  countMemoryGroups(filter: MemoryFilter): Promise<MemoryGroupCount[]>;
   searchMemoriesByVector(vector: Float32Array, filter: MemoryFilter, limit: number): Promise<Array<Hit<MemoryRecord>>>;
   searchMemoriesByText(query: string, filter: MemoryFilter, limit: number): Promise<Array<Hit<MemoryRecord>>>;
   deleteMemories(ids: string[]): Promise<number>;

@@ -140,6 +140,22 @@ export function runStoreContract(name: string, makeStore: () => Promise<StoreHan
         assert.equal(await store.countMemories({ scope: "project:a", statuses: ["active"], validAt: T0 }), 1);
       });
 
+      it("grouped counts apply the same filter as count, per layer and type, leaving out empty groups", async () => {
+        await store.putMemories([
+          { record: memoryRecord({ id: "g1", layer: "L3", type: "fact" }), vector: axis(D, 0) },
+          { record: memoryRecord({ id: "g2", layer: "L3", type: "fact" }), vector: axis(D, 1) },
+          { record: memoryRecord({ id: "g3", layer: "L1", type: "task_state" }), vector: axis(D, 2) },
+          { record: memoryRecord({ id: "g4", layer: "L3", type: "preference", status: "superseded" }), vector: axis(D, 3) },
+          { record: memoryRecord({ id: "g5", layer: "L3", type: "fact", scope: "project:b" }), vector: axis(D, 4) },
+        ]);
+        assert.deepEqual(await store.countMemoryGroups({ scope: "project:a", statuses: ["active"] }), [
+          { layer: "L1", type: "task_state", count: 1 },
+          { layer: "L3", type: "fact", count: 2 },
+        ]);
+        assert.deepEqual(await store.countMemoryGroups({ scope: "project:a", types: ["preference"] }), [{ layer: "L3", type: "preference", count: 1 }]);
+        assert.deepEqual(await store.countMemoryGroups({ scope: "project:c" }), []);
+      });
+
       it("vector search orders by cosine similarity and reports it", async () => {
         await store.putMemories([
           { record: memoryRecord({ id: "far" }), vector: axis(D, 1) },

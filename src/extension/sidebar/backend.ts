@@ -52,6 +52,7 @@ export interface ListQuery {
 }
 
 const ListAnswer = z.object({ memories: z.array(MemorySchema), total: z.number().int().nonnegative() });
+const GroupsAnswer = z.object({ groups: z.array(z.object({ layer: z.string(), type: z.string(), count: z.number().int().nonnegative() })) });
 const MemoryAnswer = z.object({ memory: MemorySchema });
 const EditAnswer = z.object({ memory: MemorySchema, changed: z.array(z.string()), flagged: z.boolean(), reason: z.string() });
 const ForgetAnswer = z.object({ forgotten: z.number().int(), ids: z.array(z.string()), turns: z.number().int() });
@@ -119,6 +120,14 @@ export class RestBackend {
       throw new BackendError("BACKEND_ERROR", `${method} ${path}: unexpected answer from the server at ${field || "(root)"}: ${issue?.message ?? "invalid"}`, 200, field || undefined);
     }
     return parsed.data;
+  }
+
+  /** How many memories match per layer and type, in one request (groups with none are left out). */
+  async memoryGroups(q: Pick<ListQuery, "statuses" | "text">): Promise<Array<{ layer: string; type: string; count: number }>> {
+    const params = this.scoped();
+    params.set("status", q.statuses.join(","));
+    if (q.text) params.set("text", q.text);
+    return (await this.call(GroupsAnswer, "GET", "/memories/groups", { query: params })).groups;
   }
 
   /** How many memories match (no memory is read or sent when there is no text). */

@@ -210,11 +210,8 @@ export class SidebarRouter {
 
   private readonly handlers: Handlers = {
     "memories.groups": async ({ filter }, api) => {
-      const pairs = MEMORY_LAYERS.flatMap((layer) => MEMORY_TYPES.map((type) => ({ layer, type })));
-      const counted = await Promise.all(
-        pairs.map(async (p) => ({ ...p, total: await api.countMemories({ ...p, statuses: filter.statuses, text: filter.text }) })),
-      );
-      const groups = counted.filter((g) => g.total > 0);
+      const counts = new Map((await api.memoryGroups({ statuses: filter.statuses, text: filter.text })).map((g) => [`${g.layer} ${g.type}`, g.count]));
+      const groups = MEMORY_LAYERS.flatMap((layer) => MEMORY_TYPES.map((type) => ({ layer, type, total: counts.get(`${layer} ${type}`) ?? 0 }))).filter((g) => g.total > 0);
       return { groups, total: groups.reduce((n, g) => n + g.total, 0) };
     },
     "memories.page": async ({ filter, layer, type, offset, limit }, api) => {

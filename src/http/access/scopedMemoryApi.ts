@@ -94,6 +94,11 @@ export class ScopedMemoryApi implements MemoryApi {
     return this.inner.listPage(this.withScope(input), options);
   }
 
+  async memoryGroups(input: ListInput = {}) {
+    this.need("read");
+    return this.inner.memoryGroups(this.withScope(input));
+  }
+
   async count(scope?: string) {
     this.need("read");
     return this.inner.count(this.scope(scope));

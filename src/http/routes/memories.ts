@@ -58,6 +58,30 @@ export const memoryRoutes: Route[] = [
     },
   },
   {
+    // Before /memories/:id. One call for a view of every layer and type (the sidebar's groups).
+    method: "GET",
+    path: "/memories/groups",
+    handler: async ({ engine, query }) => {
+      const q = parseQuery(ListQuery.omit({ limit: true, offset: true, count_only: true }), {
+        scope: one(query, "scope"),
+        layer: many(query, "layer"),
+        type: many(query, "type"),
+        status: many(query, "status"),
+        text: one(query, "text"),
+        include_expired: one(query, "include_expired"),
+      });
+      const groups = await engine.memoryGroups({
+        ...(q.scope ? { scope: q.scope } : {}),
+        ...(q.layer ? { layers: q.layer } : {}),
+        ...(q.type ? { types: q.type } : {}),
+        ...(q.status ? { statuses: q.status } : {}),
+        ...(q.text ? { text: q.text } : {}),
+        includeExpired: q.include_expired === "true" || q.include_expired === "1",
+      });
+      return { json: { groups, total: groups.reduce((n, g) => n + g.count, 0) } };
+    },
+  },
+  {
     method: "GET",
     path: "/memories",
     handler: async ({ engine, query }) => {

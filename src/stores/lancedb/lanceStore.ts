@@ -8,7 +8,8 @@ import { Serial } from "../../core/serial.js";
 import { searchText, type AuditEntry, type MemoryRecord, type TurnRecord } from "../../core/model/memory.js";
 import { turnText } from "../../core/model/turnText.js";
 import type { CompressionProposal, ProposalStatus } from "../../core/model/proposal.js";
-import type { Hit, MemoryFilter, MemoryStore, ModelInfo, Page, RecallStatsRecord, TurnFilter } from "../../core/ports.js";
+import { groupCounts } from "../../core/model/groupCounts.js";
+import type { Hit, MemoryFilter, MemoryGroupCount, MemoryStore, ModelInfo, Page, RecallStatsRecord, TurnFilter } from "../../core/ports.js";
 import { queryText } from "../../core/text/tokens.js";
 import { embedInBatches } from "../embedInBatches.js";
 import { memoryWhere, sqlString, turnWhere } from "../filter.js";
@@ -193,6 +194,17 @@ export class LanceStore implements MemoryStore {
   async countMemories(filter: MemoryFilter): Promise<number> {
     const where = memoryWhere(filter);
     return where ? this.table("memories").countRows(where) : this.table("memories").countRows();
+  }
+
+  /** Reads the two small columns of the matching rows, never their documents. */
+  async countMemoryGroups(filter: MemoryFilter): Promise<MemoryGroupCount[]> {
+    const where = memoryWhere(filter);
+    const t = this.table("memories");
+    const n = where ? await t.countRows(where) : await t.countRows();
+    if (n === 0) return [];
+    let q = t.query().select(["layer", "type"]).limit(n);
+    if (where) q = q.where(where);
+    return groupCounts((await q.toArray()) as Array<{ layer: unknown; type: unknown }>);
   }
 
   searchMemoriesByVector(vector: Float32Array, filter: MemoryFilter, limit: number): Promise<Array<Hit<MemoryRecord>>> {

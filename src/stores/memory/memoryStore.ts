@@ -3,7 +3,8 @@ import { searchText, type AuditEntry, type MemoryRecord, type TurnRecord } from 
 import type { CompressionProposal, ProposalStatus } from "../../core/model/proposal.js";
 import { turnText } from "../../core/model/turnText.js";
 import { embedInBatches } from "../embedInBatches.js";
-import type { Hit, MemoryFilter, MemoryStore, ModelInfo, Page, RecallStatsRecord, TurnFilter } from "../../core/ports.js";
+import { groupCounts } from "../../core/model/groupCounts.js";
+import type { Hit, MemoryFilter, MemoryGroupCount, MemoryStore, ModelInfo, Page, RecallStatsRecord, TurnFilter } from "../../core/ports.js";
 import { cosine } from "../../core/text/vector.js";
 import { contentTokens } from "../../core/text/tokens.js";
 import { memoryMatches, turnMatches } from "../../core/model/filter.js";
@@ -64,6 +65,10 @@ export class InMemoryStore implements MemoryStore {
 
   async countMemories(filter: MemoryFilter): Promise<number> {
     return [...this.memories.values()].filter((r) => memoryMatches(r.record, filter)).length;
+  }
+
+  async countMemoryGroups(filter: MemoryFilter): Promise<MemoryGroupCount[]> {
+    return groupCounts([...this.memories.values()].map((r) => r.record).filter((m) => memoryMatches(m, filter)));
   }
 
   async searchMemoriesByVector(vector: Float32Array, filter: MemoryFilter, limit: number): Promise<Array<Hit<MemoryRecord>>> {

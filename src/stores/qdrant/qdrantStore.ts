@@ -1,9 +1,9 @@
 import type { QdrantClient as QdrantClientType, Schemas } from "@qdrant/js-client-rest" with { "resolution-mode": "import" };
 import { HindsightError } from "../../core/errors.js";
-import { searchText, type AuditEntry, type MemoryRecord, type TurnRecord } from "../../core/model/memory.js";
+import { LAYERS, MEMORY_TYPES, searchText, type AuditEntry, type MemoryRecord, type TurnRecord } from "../../core/model/memory.js";
 import type { CompressionProposal, ProposalStatus } from "../../core/model/proposal.js";
 import { turnText } from "../../core/model/turnText.js";
-import type { Hit, MemoryFilter, MemoryStore, ModelInfo, Page, RecallStatsRecord, TurnFilter } from "../../core/ports.js";
+import type { Hit, MemoryFilter, MemoryGroupCount, MemoryStore, ModelInfo, Page, RecallStatsRecord, TurnFilter } from "../../core/ports.js";
 import { Serial } from "../../core/serial.js";
 import { queryText } from "../../core/text/tokens.js";
 import { embedInBatches } from "../embedInBatches.js";
@@ -164,6 +164,15 @@ export class QdrantStore implements MemoryStore {
 
   countMemories(filter: MemoryFilter): Promise<number> {
     return this.count(this.collection("memories"), memoryFilter(filter));
+  }
+
+  /** Qdrant counts exactly per filter: one count per layer and type the filter allows, all on the server. */
+  async countMemoryGroups(filter: MemoryFilter): Promise<MemoryGroupCount[]> {
+    const groups = LAYERS.filter((l) => !filter.layers || filter.layers.includes(l)).flatMap((layer) =>
+      MEMORY_TYPES.filter((t) => !filter.types || filter.types.includes(t)).map((type) => ({ layer, type })),
+    );
+    const counted = await Promise.all(groups.map(async (g) => ({ ...g, count: await this.countMemories({ ...filter, layers: [g.layer], types: [g.type] }) })));
+    return counted.filter((g) => g.count > 0);
   }
 
   searchMemoriesByVector(vector: Float32Array, filter: MemoryFilter, limit: number): Promise<Array<Hit<MemoryRecord>>> {

@@ -99,6 +99,8 @@ describe("http access: the scoped memory API", () => {
     for (const call of [() => a.get(b.id!), () => a.edit(b.id!, { confidence: 0.5 }), () => a.pin(b.id!, true), () => a.forget({ id: b.id! }), () => a.forget({ ids: [b.id!] }), () => a.explain(b.id!), () => a.resolveConflict(b.id!, b.id!, "both"), () => a.releaseQuarantined(b.id!), () => a.deleteQuarantined(b.id!)]) {
       assert.ok(isDenied(await rejection(call()), "PROJECT_FORBIDDEN"), call.toString());
     }
+    assert.ok(isDenied(await rejection(a.memoryGroups({ scope: "project:b" })), "PROJECT_FORBIDDEN"), "group counts of another project");
+    assert.deepEqual(await a.memoryGroups(), [], "its own project's groups: none yet");
     const err = await rejection(a.get("no-such-id"));
     assert.equal((err as { code?: string }).code, "NOT_FOUND");
     assert.ok(isDenied(await rejection(a.approveProposal("no-such-proposal")), "PROJECT_FORBIDDEN"), "a proposal outside the token's projects, known or not");

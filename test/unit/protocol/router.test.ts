@@ -108,8 +108,15 @@ describe("protocol: SidebarRouter over the REST API", function () {
     const inputs = Array.from({ length: 230 }, (_, i) => ({ content: `Service ${i} runs on port ${3000 + i}${i % 10 === 0 ? " behind the gateway" : ""}.`, type: "fact" as const }));
     await t.engine.importMemories(inputs);
     await t.engine.write({ content: "The user prefers tabs.", type: "preference" });
+    let grouped = 0;
+    let counted = 0;
+    const memoryGroups = t.engine.memoryGroups.bind(t.engine);
+    const listPage = t.engine.listPage.bind(t.engine);
+    t.engine.memoryGroups = async (...args) => (grouped++, memoryGroups(...args));
+    t.engine.listPage = async (...args) => (counted++, listPage(...args));
     const groups = await h.ok("memories.groups", { filter: { statuses: ["active"] } });
     assert.deepEqual(groups, { groups: [{ layer: "L3", type: "preference", total: 1 }, { layer: "L3", type: "fact", total: 230 }], total: 231 });
+    assert.deepEqual({ grouped, counted }, { grouped: 1, counted: 0 }, "the group view is one request, not one count per layer and type");
     const filter = { statuses: ["active" as const], text: "GATEWAY" };
     assert.deepEqual(await h.ok("memories.groups", { filter }), { groups: [{ layer: "L3", type: "fact", total: 23 }], total: 23 });
     const seen = new Set<string>();
