@@ -113,6 +113,7 @@ describe("integration: team server (LanceDB, scoped tokens) over HTTP", function
     const post = (path: () => string, body: () => unknown = () => ({})) => (t: string) => http(base, "POST", path(), { token: t, body: body() });
 
     rest("GET /memories", "alice", "PROJECT_FORBIDDEN", get(() => `/api/v1/memories?scope=${B}`));
+    rest("GET /memories/groups", "alice", "PROJECT_FORBIDDEN", get(() => `/api/v1/memories/groups?scope=${B}`));
     rest("POST /memories", "alice", "PROJECT_FORBIDDEN", post(() => "/api/v1/memories", () => ({ content: "Alice writes into B.", scope: B })));
     rest("GET /memories/:id", "alice", "PROJECT_FORBIDDEN", get(() => `/api/v1/memories/${memB}`));
     rest("GET /resolve", "alice", "PROJECT_FORBIDDEN", get(() => `/api/v1/resolve?id=${memB.slice(0, 8)}&scope=${B}`));
