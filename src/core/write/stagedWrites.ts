@@ -10,11 +10,34 @@ export type StagingStore = Pick<
   "searchMemoriesByVector" | "searchMemoriesByText" | "getMemories" | "putMemories" | "updateMemories" | "putTurns" | "updateTurns" | "appendAudit"
 >;
 
+/** Rows a batch stored anew (with their vectors) and rows it changed that the store already holds. */
+class StagedRows<T extends { id: string }> {
+  constructor(
+    readonly fresh = new Map<string, { record: T; vector: Float32Array }>(),
+    readonly changed = new Map<string, T>(),
+  ) {}
+
+  put(items: Array<{ record: T; vector: Float32Array }>): void {
+    for (const i of items) this.fresh.set(i.record.id, i);
+  }
+
+  /** A change to a row of this batch stays a put of its latest version, with the vector it had. */
+  update(records: T[]): void {
+    for (const r of records) {
+      const fresh = this.fresh.get(r.id);
+      if (fresh) this.fresh.set(r.id, { record: r, vector: fresh.vector });
+      else this.changed.set(r.id, r);
+    }
+  }
+
+  copy(): StagedRows<T> {
+    return new StagedRows(new Map(this.fresh), new Map(this.changed));
+  }
+}
+
 interface Snapshot {
-  added: Map<string, { record: MemoryRecord; vector: Float32Array }>;
-  changed: Map<string, MemoryRecord>;
-  newTurns: Map<string, { record: TurnRecord; vector: Float32Array }>;
-  turns: Map<string, TurnRecord>;
+  memories: StagedRows<MemoryRecord>;
+  turns: StagedRows<TurnRecord>;
   audits: number;
 }
 
@@ -29,73 +52,61 @@ interface Snapshot {
  * with the query is offered as well.
  */
 export class StagedWrites implements StagingStore {
-  private added = new Map<string, { record: MemoryRecord; vector: Float32Array }>();
-  private changed = new Map<string, MemoryRecord>();
-  private newTurns = new Map<string, { record: TurnRecord; vector: Float32Array }>();
-  private turns = new Map<string, TurnRecord>();
+  private memories = new StagedRows<MemoryRecord>();
+  private turns = new StagedRows<TurnRecord>();
   private readonly audits: AuditEntry[] = [];
 
   constructor(private readonly store: MemoryStore) {}
 
   /** The staged state, to undo one write that failed halfway without touching the others'. */
   mark(): Snapshot {
-    return { added: new Map(this.added), changed: new Map(this.changed), newTurns: new Map(this.newTurns), turns: new Map(this.turns), audits: this.audits.length };
+    return { memories: this.memories.copy(), turns: this.turns.copy(), audits: this.audits.length };
   }
 
   rollback(to: Snapshot): void {
-    this.added = to.added;
-    this.changed = to.changed;
-    this.newTurns = to.newTurns;
+    this.memories = to.memories;
     this.turns = to.turns;
     this.audits.length = to.audits;
   }
 
   async searchMemoriesByVector(vector: Float32Array, filter: MemoryFilter, limit: number): Promise<Array<Hit<MemoryRecord>>> {
-    const stored = this.overlay(await this.store.searchMemoriesByVector(vector, filter, limit + this.changed.size), filter);
-    const staged = [...this.added.values()].filter((a) => memoryMatches(a.record, filter)).map((a) => ({ record: a.record, vector: a.vector, score: cosine(vector, a.vector) }));
+    const stored = this.overlay(await this.store.searchMemoriesByVector(vector, filter, limit + this.memories.changed.size), filter);
+    const staged = [...this.memories.fresh.values()].filter((a) => memoryMatches(a.record, filter)).map((a) => ({ record: a.record, vector: a.vector, score: cosine(vector, a.vector) }));
     return [...stored, ...staged].sort((a, b) => b.score - a.score).slice(0, limit);
   }
 
   async searchMemoriesByText(query: string, filter: MemoryFilter, limit: number): Promise<Array<Hit<MemoryRecord>>> {
-    const stored = this.overlay(await this.store.searchMemoriesByText(query, filter, limit + this.changed.size), filter).slice(0, limit);
+    const stored = this.overlay(await this.store.searchMemoriesByText(query, filter, limit + this.memories.changed.size), filter).slice(0, limit);
     const words = new Set(contentTokens(query));
-    const staged = [...this.added.values()]
+    const staged = [...this.memories.fresh.values()]
       .filter((a) => memoryMatches(a.record, filter) && contentTokens(searchText(a.record)).some((w) => words.has(w)))
       .map((a) => ({ record: a.record, vector: a.vector, score: 0 }));
     return [...stored, ...staged];
   }
 
   async getMemories(ids: string[]): Promise<MemoryRecord[]> {
-    const unstaged = ids.filter((id) => !this.added.has(id) && !this.changed.has(id));
+    const unstaged = ids.filter((id) => !this.memories.fresh.has(id) && !this.memories.changed.has(id));
     const stored = new Map((await this.store.getMemories(unstaged)).map((m) => [m.id, m]));
     return ids.flatMap((id) => {
-      const m = this.added.get(id)?.record ?? this.changed.get(id) ?? stored.get(id);
+      const m = this.memories.fresh.get(id)?.record ?? this.memories.changed.get(id) ?? stored.get(id);
       return m ? [m] : [];
     });
   }
 
   async putMemories(items: Array<{ record: MemoryRecord; vector: Float32Array }>): Promise<void> {
-    for (const i of items) this.added.set(i.record.id, i);
+    this.memories.put(items);
   }
 
   async updateMemories(records: MemoryRecord[]): Promise<void> {
-    for (const r of records) {
-      const fresh = this.added.get(r.id);
-      if (fresh) this.added.set(r.id, { record: r, vector: fresh.vector });
-      else this.changed.set(r.id, r);
-    }
+    this.memories.update(records);
   }
 
   async putTurns(items: Array<{ record: TurnRecord; vector: Float32Array }>): Promise<void> {
-    for (const i of items) this.newTurns.set(i.record.id, i);
+    this.turns.put(items);
   }
 
   async updateTurns(records: TurnRecord[]): Promise<void> {
-    for (const r of records) {
-      const fresh = this.newTurns.get(r.id);
-      if (fresh) this.newTurns.set(r.id, { record: r, vector: fresh.vector });
-      else this.turns.set(r.id, r);
-    }
+    this.turns.update(records);
   }
 
   async appendAudit(...entries: AuditEntry[]): Promise<void> {
@@ -109,17 +120,17 @@ export class StagedWrites implements StagingStore {
    * `onAuditError`'s, not the batch's failure.
    */
   async commit(onAuditError: (err: unknown) => void): Promise<void> {
-    if (this.newTurns.size > 0) await this.store.putTurns([...this.newTurns.values()]);
-    if (this.added.size > 0) await this.store.putMemories([...this.added.values()]);
-    if (this.changed.size > 0) await this.store.updateMemories([...this.changed.values()]);
-    if (this.turns.size > 0) await this.store.updateTurns([...this.turns.values()]);
+    if (this.turns.fresh.size > 0) await this.store.putTurns([...this.turns.fresh.values()]);
+    if (this.memories.fresh.size > 0) await this.store.putMemories([...this.memories.fresh.values()]);
+    if (this.memories.changed.size > 0) await this.store.updateMemories([...this.memories.changed.values()]);
+    if (this.turns.changed.size > 0) await this.store.updateTurns([...this.turns.changed.values()]);
     if (this.audits.length > 0) await this.store.appendAudit(...this.audits).catch(onAuditError);
   }
 
   /** Store hits with the batch's changes applied: a memory the batch superseded no longer matches an "active" filter. */
   private overlay(hits: Array<Hit<MemoryRecord>>, filter: MemoryFilter): Array<Hit<MemoryRecord>> {
     return hits.flatMap((h) => {
-      const staged = this.changed.get(h.record.id);
+      const staged = this.memories.changed.get(h.record.id);
       if (!staged) return [h];
       return memoryMatches(staged, filter) ? [{ ...h, record: staged }] : [];
     });

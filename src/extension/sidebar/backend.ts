@@ -130,13 +130,6 @@ export class RestBackend {
     return (await this.call(GroupsAnswer, "GET", "/memories/groups", { query: params })).groups;
   }
 
-  /** How many memories match (no memory is read or sent when there is no text). */
-  async countMemories(q: Omit<ListQuery, "offset" | "limit">): Promise<number> {
-    const params = this.listParams({ ...q, offset: 0, limit: 1 });
-    params.set("count_only", "true");
-    return (await this.call(ListAnswer, "GET", "/memories", { query: params })).total;
-  }
-
   private listParams(q: ListQuery): URLSearchParams {
     const params = this.scoped();
     if (q.layer) params.set("layer", q.layer);
