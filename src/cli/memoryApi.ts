@@ -1,10 +1,11 @@
-import { HindsightError, ERROR_CODES, type ErrorCode } from "../core/errors.js";
+import { HindsightError } from "../core/errors.js";
 import type { MemoryEngine, MemoryExplanation } from "../core/engine.js";
 import type { EditPatch, EditResult } from "../core/ops/edit.js";
 import type { ForgetInput, IngestInput, ListInput, RecallInput, SummarizeInput, WriteInput } from "../core/model/inputs.js";
 import type { IdKind } from "../core/ops/shortIds.js";
 import type { MemoryRecord } from "../core/model/memory.js";
 import type { CompressionProposal, ProposalStatus } from "../core/model/proposal.js";
+import { fromWire, toWire } from "../core/wire.js";
 import type { OwnerEndpoint } from "../server/owner.js";
 
 type Result<K extends keyof MemoryEngine> = MemoryEngine[K] extends (...args: never[]) => Promise<infer R> ? R : never;
@@ -63,7 +64,7 @@ export function ownerMemory(endpoint: OwnerEndpoint, scope: string): CliMemory {
       res = await fetch(`${endpoint.url}/api/v1${path}`, {
         method,
         headers: { authorization: `Bearer ${endpoint.token}`, ...(body !== undefined ? { "content-type": "application/json" } : raw !== undefined ? { "content-type": "application/x-ndjson" } : {}) },
-        ...(body !== undefined ? { body: JSON.stringify(body) } : raw !== undefined ? { body: raw } : {}),
+        ...(body !== undefined ? { body: JSON.stringify(toWire(body)) } : raw !== undefined ? { body: raw } : {}),
       });
     } catch (err) {
       throw new HindsightError("STORE_ERROR", `the store's owner at ${endpoint.url} (pid ${endpoint.owner.pid}) did not answer: ${(err as Error).message}`, { cause: err });
@@ -71,7 +72,9 @@ export function ownerMemory(endpoint: OwnerEndpoint, scope: string): CliMemory {
     const text = await res.text();
     if (!res.ok) throw remoteError(res.status, text);
     // An export is application/x-ndjson: text to pass on, not one JSON document.
-    return (/^application\/json\b/.test(res.headers.get("content-type") ?? "") ? JSON.parse(text) : text) as T;
+    if (!/^application\/json\b/.test(res.headers.get("content-type") ?? "")) return text as T;
+    const read = fromWire(JSON.parse(text));
+    return ("value" in read ? read.value : {}) as T;
   };
   const q = (params: Record<string, string | string[] | undefined>): string => {
     const search = new URLSearchParams();
@@ -106,9 +109,8 @@ export function ownerMemory(endpoint: OwnerEndpoint, scope: string): CliMemory {
 /** The owner's JSON error as the same HindsightError the engine would have thrown in this process. */
 function remoteError(status: number, text: string): HindsightError {
   try {
-    const { error } = JSON.parse(text) as { error: { code: string; message: string; field?: string } };
-    const code: ErrorCode = (ERROR_CODES as readonly string[]).includes(error.code) ? (error.code as ErrorCode) : "STORE_ERROR";
-    return new HindsightError(code, error.message, error.field ? { field: error.field } : {});
+    const { error } = JSON.parse(text) as { error: { code?: unknown; message?: unknown; field?: unknown } };
+    return HindsightError.fromWire(error, { status });
   } catch {
     return new HindsightError("STORE_ERROR", `the store's owner answered ${status}: ${text.slice(0, 200)}`);
   }

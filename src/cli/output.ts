@@ -1,7 +1,10 @@
+import { toWire } from "../core/wire.js";
+
 export function print(line = ""): void {
   process.stdout.write(`${line}\n`);
 }
 
+/** --json: field names in the wire's snake_case, as the REST API and MCP tools spell them. */
 export function printJson(value: unknown): void {
-  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  process.stdout.write(`${JSON.stringify(toWire(value), null, 2)}\n`);
 }

@@ -149,5 +149,5 @@ export type EngineConfig = z.output<typeof EngineConfigSchema>;
 export type EngineConfigInput = z.input<typeof EngineConfigSchema>;
 
 export function resolveConfig(input: unknown = {}): EngineConfig {
-  return parseInput(EngineConfigSchema, input, "config");
+  return parseInput(EngineConfigSchema, input, "config", "as-is");
 }

@@ -65,23 +65,39 @@ export type { CallOptions, MemoryApi, MemoryExplanation, MemoryLink } from "./me
  * CLI). Construct, `open()`, then write / ingest / recall / forget / list.
  */
 export class MemoryEngine implements MemoryApi {
-  /** Shared with every actingAs() view of this engine (reconfigure() reaches them all). */
+  private readonly deps: EngineDeps;
+  /** Shared with every view of this engine (reconfigure() reaches them all). */
   private readonly state: { ctx: EngineContext | null; access: AccessTracker | null; recallStats: RecallStats | null; config: EngineConfig; llm: LlmClient | null };
   /** The audit actor of this view (undefined: the configured actor). */
-  private readonly viewActor: string | undefined = undefined;
+  private readonly viewActor: string | undefined;
   /** The scope this view's calls use when they name none (undefined: the configured default). */
-  private readonly viewScope: string | undefined = undefined;
+  private readonly viewScope: string | undefined;
   /**
    * Decide-and-commit steps run one at a time per scope: a dedup or supersede decision reads the
    * scope's memories and must see every earlier write of that scope. Other scopes go on meanwhile.
+   * Shared with every view, so a view's writes queue with the engine's.
    */
-  private readonly mutations = new ScopeQueue();
+  private readonly mutations: ScopeQueue;
 
-  constructor(
-    private readonly deps: EngineDeps,
-    config: EngineConfigInput = {},
-  ) {
+  /**
+   * `view`: this is a view of `view.engine` — it shares that engine's dependencies, open store, state
+   * and write queue (`deps` and `config` are then not used) and differs only in the actor it audits
+   * as and the scope it defaults to. actingAs() and withDefaultScope() make views.
+   */
+  constructor(deps: EngineDeps, config: EngineConfigInput = {}, view?: { engine: MemoryEngine; actor: string | undefined; scope: string | undefined }) {
+    if (view) {
+      this.deps = view.engine.deps;
+      this.state = view.engine.state;
+      this.mutations = view.engine.mutations;
+      this.viewActor = view.actor;
+      this.viewScope = view.scope;
+      return;
+    }
+    this.deps = deps;
     this.state = { ctx: null, access: null, recallStats: null, config: resolveConfig(config), llm: deps.llm ?? null };
+    this.mutations = new ScopeQueue();
+    this.viewActor = undefined;
+    this.viewScope = undefined;
   }
 
   get config(): EngineConfig {
@@ -151,8 +167,7 @@ export class MemoryEngine implements MemoryApi {
    * store, the mutation queue and every other state with this engine. Closing a view closes the engine.
    */
   actingAs(actor: string): MemoryEngine {
-    const view = Object.create(MemoryEngine.prototype) as MemoryEngine;
-    return Object.assign(view, { ...this, viewActor: actor });
+    return new MemoryEngine(this.deps, {}, { engine: this, actor, scope: this.viewScope });
   }
 
   /**
@@ -161,8 +176,7 @@ export class MemoryEngine implements MemoryApi {
    */
   withDefaultScope(scope: string): MemoryEngine {
     const checked = parseInput(ScopeSchema, scope, "scope");
-    const view = Object.create(MemoryEngine.prototype) as MemoryEngine;
-    return Object.assign(view, { ...this, viewScope: checked });
+    return new MemoryEngine(this.deps, {}, { engine: this, actor: this.viewActor, scope: checked });
   }
 
   /** The audit line follows the change it records: a failed one (a full disk) is logged, never the change's failure. */

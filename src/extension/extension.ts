@@ -1,5 +1,6 @@
 import { performance } from "node:perf_hooks";
 import * as vscode from "vscode";
+import { HindsightError } from "../core/errors.js";
 import { AutoRecall } from "./autoRecall.js";
 import { forget, recall, rememberSelection } from "./commands/memoryCommands.js";
 import { copyMcpConfig } from "./commands/mcpConfigCommand.js";
@@ -9,7 +10,6 @@ import { signInTeam, signOutTeam } from "./commands/teamCommands.js";
 import { exportMemories, importMemories } from "./commands/transferCommands.js";
 import { registerMcpProvider } from "./mcpProvider.js";
 import { MemoryService } from "./memoryService.js";
-import { BackendError } from "./restClient.js";
 import { MementoRunHistory, registerSidebar, type SidebarHandle } from "./sidebar/index.js";
 import { MemoryStatusBar } from "./statusBar.js";
 
@@ -31,7 +31,7 @@ export interface HindsightApi {
 }
 
 function reportError(service: MemoryService, command: string, err: unknown): void {
-  const message = err instanceof BackendError ? `${err.message}${err.field ? ` (field ${err.field})` : ""}` : err instanceof Error ? err.message : String(err);
+  const message = HindsightError.is(err) ? `${err.message}${err.field ? ` (field ${err.field})` : ""}` : err instanceof Error ? err.message : String(err);
   service.log.error(`${command}: ${message}`);
   void vscode.window.showErrorMessage(`Hindsight: ${message}`, "Show Logs").then((pick) => {
     if (pick) service.log.show();

@@ -1,7 +1,8 @@
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { LlmClient } from "../core/ports.js";
-import { HttpError } from "../http/errors.js";
+import { HindsightError } from "../core/errors.js";
+import { httpStatus } from "../http/errors.js";
 import { readJson, sendJson } from "../http/io.js";
 import type { LlmEndpoint } from "../server/ownerControl.js";
 
@@ -70,7 +71,7 @@ async function answer(req: IncomingMessage, res: ServerResponse, llm: LlmClient 
   try {
     body = (await readJson(req, MAX_BODY_BYTES)) as ChatBody;
   } catch (err) {
-    return fail(res, err instanceof HttpError ? err.status : 400, "invalid_request_error", (err as Error).message);
+    return fail(res, HindsightError.is(err) ? httpStatus(err.code) : 400, "invalid_request_error", (err as Error).message);
   }
   if (!Array.isArray(body.messages) || body.messages.length === 0) return fail(res, 400, "invalid_request_error", "messages: expected a non-empty array");
   if (!llm) return fail(res, 503, "unavailable", "no language model is chosen in the editor");

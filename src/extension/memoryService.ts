@@ -3,6 +3,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
 import type { EngineConfig } from "../core/config.js";
+import { HindsightError } from "../core/errors.js";
 import { ownerEndpoint } from "../server/owner.js";
 import type { LlmEndpoint } from "../server/ownerControl.js";
 import { describeOwner } from "../server/ownerLock.js";
@@ -11,7 +12,7 @@ import { CopilotLlm, pickCopilotModel } from "./copilotLlm.js";
 import { LlmBridge } from "./llmBridge.js";
 import type { ServerEndpoint } from "./mcpDefinition.js";
 import { OwnerProcess, type OwnerProcessOptions } from "./ownerProcess.js";
-import { BackendError, RestClient, restRequest } from "./restClient.js";
+import { RestClient, restRequest } from "./restClient.js";
 import { activeFolder, NO_FOLDER_SCOPE, type FolderScope } from "./scope.js";
 import { engineConfigFor, readSettings, type HindsightSettings, type SettingProblem } from "./settings.js";
 
@@ -195,11 +196,9 @@ export class MemoryService implements vscode.Disposable {
       this.pushEngineConfig();
       return this.endpointValue;
     } catch (err) {
-      const code = (err as { code?: unknown }).code;
-      const error =
-        code === "MODEL_UNAVAILABLE"
-          ? this.modelAdvice(err as Error)
-          : code === "EADDRINUSE"
+      const error = HindsightError.is(err, "MODEL_UNAVAILABLE")
+        ? this.modelAdvice(err)
+        : HindsightError.is(err, "ADDRESS_IN_USE")
             ? new Error(`port ${this.settingsValue.serverPort} on 127.0.0.1 is in use: set hindsight.server.port to another port, or to 0 for a free one`, { cause: err })
             : err;
       const message = error instanceof Error ? error.message : String(error);
@@ -464,9 +463,12 @@ async function checkTeamServer(url: string, token: string, scope: string): Promi
   try {
     await restRequest({ url, token }, "GET", "/stats", { query: new URLSearchParams({ scope }), timeoutMs: 10_000 });
   } catch (err) {
-    if (!(err instanceof BackendError)) throw err;
-    if (err.status === 401) throw new Error(`the team server ${url} refused the token (401): sign in again with a valid token`, { cause: err });
-    if (err.status === 403) throw new Error(`the team server ${url} does not allow this token for ${scope} (403 ${err.code}): ${err.message}`, { cause: err });
-    throw new Error(`the team server ${url} answered ${err.status || "nothing"}: ${err.message}`, { cause: err });
+    if (!HindsightError.is(err)) throw err;
+    if (err.code === "UNAUTHORIZED") throw new Error(`the team server ${url} refused the token (401): sign in again with a valid token`, { cause: err });
+    if (err.code === "PROJECT_FORBIDDEN" || err.code === "PERMISSION_DENIED" || err.code === "FORBIDDEN") {
+      throw new Error(`the team server ${url} does not allow this token for ${scope} (403 ${err.code}): ${err.message}`, { cause: err });
+    }
+    const status = typeof err.details?.status === "number" && err.details.status > 0 ? err.details.status : "nothing";
+    throw new Error(`the team server ${url} answered ${status}: ${err.message}`, { cause: err });
   }
 }

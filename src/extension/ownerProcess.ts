@@ -1,6 +1,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { dirname } from "node:path";
 import type { EngineConfig, EngineConfigInput } from "../core/config.js";
+import { HindsightError } from "../core/errors.js";
 import { encodeLine, lineReader, type LlmEndpoint, type OwnerCommand, type OwnerEvent, type OwnerStart } from "../server/ownerControl.js";
 
 export interface OwnerProcessOptions {
@@ -17,17 +18,6 @@ export interface OwnerProcessOptions {
   onLog?: (line: string) => void;
   /** The process ended; `expected` is false when nobody asked it to stop (a crash, a kill). */
   onExit?: (how: string, expected: boolean) => void;
-}
-
-/** An error of the owner process, with the code it reported (MODEL_UNAVAILABLE, EADDRINUSE, STORE_LOCKED…). */
-export class OwnerStartError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-    this.name = "OwnerStartError";
-  }
 }
 
 const LOG_TAIL = 8;
@@ -98,14 +88,14 @@ export class OwnerProcess {
             o.signal?.removeEventListener("abort", abort);
             owner = new OwnerProcess(child, event);
             resolve(owner);
-          } else if (event.type === "error" && event.fatal) reject(new OwnerStartError(event.code, event.message));
+          } else if (event.type === "error" && event.fatal) reject(HindsightError.fromWire(event));
         }),
       );
-      child.once("error", (err) => reject(new OwnerStartError("OWNER_SPAWN", `the owner process could not start: ${err.message}`)));
+      child.once("error", (err) => reject(new HindsightError("BACKEND_UNAVAILABLE", `the owner process could not start: ${err.message}`, { cause: err })));
       child.once("exit", (code, signal) => {
         const how = signal ? `signal ${signal}` : `exit code ${code}`;
         if (owner) return owner.onExit(how, o.onExit);
-        reject(new OwnerStartError("OWNER_EXITED", `the owner process ended (${how}) before it served the store: ${tail.join(" | ") || "no log"}`));
+        reject(new HindsightError("BACKEND_UNAVAILABLE", `the owner process ended (${how}) before it served the store: ${tail.join(" | ") || "no log"}`));
       });
       child.stdin.write(encodeLine({ type: "start", ...o.start }));
     });
@@ -155,7 +145,7 @@ export class OwnerProcess {
       this.configValue = event.config;
       this.waiting.shift()?.resolve(event.config);
     } else if (event.type === "error" && event.command === "config") {
-      this.waiting.shift()?.reject(new OwnerStartError(event.code, event.message));
+      this.waiting.shift()?.reject(HindsightError.fromWire(event));
     }
   }
 

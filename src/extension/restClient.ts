@@ -1,21 +1,11 @@
+import { HindsightError } from "../core/errors.js";
+import { fromWire, toWire } from "../core/wire.js";
+
 /** Where a memory server is: the extension's own (loopback) or a team server, and the bearer token for it. */
 export interface ServerTarget {
   /** http://127.0.0.1:PORT or the team server's URL (no /api/v1). */
   url: string;
   token: string;
-}
-
-/** An error of the memory server (its code, message and field pass through) or of reaching it (BACKEND_UNAVAILABLE, status 0). */
-export class BackendError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-    readonly status: number,
-    readonly field?: string,
-  ) {
-    super(message);
-    this.name = "BackendError";
-  }
 }
 
 export interface RequestOptions {
@@ -39,8 +29,8 @@ const MAX_RETRY_WAIT_MS = 5000;
 
 /**
  * One call of the REST API (/api/v1, bearer token): the body text of a 2xx answer. 429 is retried
- * after Retry-After (at most twice); an error answer becomes a BackendError with the server's code
- * and field; no answer at all is BACKEND_UNAVAILABLE. Used by the commands and by the sidebar.
+ * after Retry-After (at most twice); an error answer becomes a HindsightError with the server's code
+ * and field (its HTTP status in details.status); no answer at all is BACKEND_UNAVAILABLE. Used by the commands and by the sidebar.
  */
 export async function restRequest(target: ServerTarget, method: string, path: string, options: RequestOptions = {}, transport: TransportOptions = {}): Promise<string> {
   const fetchImpl = transport.fetch ?? fetch;
@@ -51,7 +41,7 @@ export async function restRequest(target: ServerTarget, method: string, path: st
   let body: string | undefined;
   if (options.json !== undefined) {
     headers["content-type"] = "application/json";
-    body = JSON.stringify(options.json);
+    body = JSON.stringify(toWire(options.json));
   } else if (options.text !== undefined) {
     headers["content-type"] = options.contentType ?? "text/plain; charset=utf-8";
     body = options.text;
@@ -62,7 +52,7 @@ export async function restRequest(target: ServerTarget, method: string, path: st
       res = await fetchImpl(url, { method, headers, body, signal: AbortSignal.timeout(options.timeoutMs ?? transport.timeoutMs ?? 60_000) });
     } catch (err) {
       const reason = err instanceof Error && err.name === "TimeoutError" ? "timed out" : `did not answer (${(err as Error).message})`;
-      throw new BackendError("BACKEND_UNAVAILABLE", `the memory server at ${target.url} ${reason}`, 0);
+      throw new HindsightError("BACKEND_UNAVAILABLE", `the memory server at ${target.url} ${reason}`, { details: { status: 0 } });
     }
     const text = await res.text();
     if (res.status === 429 && attempt < MAX_RETRIES) {
@@ -77,11 +67,9 @@ export async function restRequest(target: ServerTarget, method: string, path: st
     } catch {
       // not JSON: the status says what there is to say
     }
-    throw new BackendError(
-      typeof error.code === "string" ? error.code : "BACKEND_ERROR",
-      typeof error.message === "string" ? error.message : `${method} ${path}: HTTP ${res.status}`,
-      res.status,
-      typeof error.field === "string" ? error.field : undefined,
+    throw HindsightError.fromWire(
+      { code: error.code ?? "BACKEND_ERROR", message: typeof error.message === "string" ? error.message : `${method} ${path}: HTTP ${res.status}`, field: error.field },
+      { status: res.status },
     );
   }
 }
@@ -92,7 +80,9 @@ export class RestClient {
 
   async json<T>(method: string, path: string, body?: unknown): Promise<T> {
     const text = await restRequest(this.target, method, path, body === undefined ? {} : { json: body });
-    return (text === "" ? {} : JSON.parse(text)) as T;
+    if (text === "") return {} as T;
+    const read = fromWire(JSON.parse(text));
+    return ("value" in read ? read.value : {}) as T;
   }
 
   text(method: string, path: string, body?: string): Promise<string> {

@@ -1,12 +1,14 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { HindsightError } from "../core/errors.js";
 import type { MemoryApi } from "../core/memoryApi.js";
+import { toWire } from "../core/wire.js";
 import type { Logger } from "../core/ports.js";
 import { grantKey, isFullGrant, type Grant } from "./access/grant.js";
 import { scopedApi } from "./access/scopedMemoryApi.js";
 import type { Authenticator } from "./auth.js";
-import { HttpError, errorAnswer } from "./errors.js";
+import { errorAnswer } from "./errors.js";
 import type { HostCheck } from "./hostCheck.js";
-import { readJson, readText, sendJson, sendText } from "./io.js";
+import { readJson, readText, requestBody, sendJson, sendText } from "./io.js";
 import type { HttpMetrics } from "./metrics.js";
 import type { TokenBucketLimiter } from "./rateLimit.js";
 import { Router, type EvalRunner, type Reply, type RequestContext, type Route } from "./router.js";
@@ -51,7 +53,7 @@ export interface HttpAppOptions {
 function evalFor(evaluate: EvalRunner, grant: Grant): EvalRunner {
   if (grant.permissions.has("admin")) return evaluate;
   return async () => {
-    throw new HttpError(403, "PERMISSION_DENIED", `token ${grant.id} lacks the admin permission POST /eval needs`);
+    throw new HindsightError("PERMISSION_DENIED", `token ${grant.id} lacks the admin permission POST /eval needs`);
   };
 }
 
@@ -89,11 +91,11 @@ export function createHttpHandler(options: HttpAppOptions): (req: IncomingMessag
 
     if (!hostCheck.allows(req.headers.host)) {
       metrics.countHostRejected();
-      throw new HttpError(403, "FORBIDDEN", "this Host header is not allowed (DNS-rebinding protection): use the address the server is bound to");
+      throw new HindsightError("FORBIDDEN", "this Host header is not allowed (DNS-rebinding protection): use the address the server is bound to");
     }
     if (path === "/healthz") {
       setLabel("/healthz");
-      if (method !== "GET" && method !== "HEAD") throw new HttpError(405, "METHOD_NOT_ALLOWED", `${method} is not allowed here (allowed: GET)`, { headers: { allow: "GET, HEAD" } });
+      if (method !== "GET" && method !== "HEAD") throw new HindsightError("METHOD_NOT_ALLOWED", `${method} is not allowed here (allowed: GET)`, { details: { allow: ["GET", "HEAD"] } });
       sendJson(res, 200, { status: "ok" });
       return;
     }
@@ -102,7 +104,7 @@ export function createHttpHandler(options: HttpAppOptions): (req: IncomingMessag
     if (grant === null) {
       metrics.countAuthFailure();
       const message = req.headers.authorization === undefined ? "a bearer token is required (Authorization: Bearer <token>)" : "the bearer token is not valid";
-      throw new HttpError(401, "UNAUTHORIZED", message, { headers: { "www-authenticate": 'Bearer realm="hindsight"' } });
+      throw new HindsightError("UNAUTHORIZED", message);
     }
     const tokenId = grant.id;
     const bucket = grant.limit ? (grant.limit.rate > 0 ? (limiter ?? options.tokenLimiter ?? null) : null) : limiter;
@@ -110,7 +112,7 @@ export function createHttpHandler(options: HttpAppOptions): (req: IncomingMessag
       const decision = bucket.take(tokenId, 1, grant.limit);
       if (!decision.allowed) {
         metrics.countRateLimited();
-        throw new HttpError(429, "RATE_LIMITED", `too many requests: retry in ${decision.retryAfterSeconds} s`, { headers: { "retry-after": String(decision.retryAfterSeconds) } });
+        throw new HindsightError("RATE_LIMITED", `too many requests: retry in ${decision.retryAfterSeconds} s`, { details: { retryAfterS: decision.retryAfterSeconds } });
       }
     }
     const full = isFullGrant(grant);
@@ -124,14 +126,14 @@ export function createHttpHandler(options: HttpAppOptions): (req: IncomingMessag
     }
     if (path === "/metrics") {
       setLabel("/metrics");
-      if (method !== "GET") throw new HttpError(405, "METHOD_NOT_ALLOWED", `${method} is not allowed here (allowed: GET)`, { headers: { allow: "GET" } });
-      if (!grant.permissions.has("admin")) throw new HttpError(403, "PERMISSION_DENIED", `token ${tokenId} lacks the admin permission /metrics needs`);
+      if (method !== "GET") throw new HindsightError("METHOD_NOT_ALLOWED", `${method} is not allowed here (allowed: GET)`, { details: { allow: ["GET"] } });
+      if (!grant.permissions.has("admin")) throw new HindsightError("PERMISSION_DENIED", `token ${tokenId} lacks the admin permission /metrics needs`);
       sendText(res, 200, metrics.render(await callerEngine.stats(full ? undefined : callerEngine.config.defaultScope)), "text/plain; version=0.0.4; charset=utf-8");
       return;
     }
 
     const matched = router.match(method, path);
-    if (!matched) throw new HttpError(404, "NOT_FOUND", `no route for ${method} ${path}`);
+    if (!matched) throw new HindsightError("NOT_FOUND", `no route for ${method} ${path}`);
     setLabel(matched.label);
     const ctx: RequestContext = {
       engine: callerEngine,
@@ -141,11 +143,11 @@ export function createHttpHandler(options: HttpAppOptions): (req: IncomingMessag
       call: { actor: `token:${tokenId}` },
       req,
       evaluate: options.evaluate ? evalFor(options.evaluate, grant) : null,
-      json: () => readJson(req, JSON_LIMIT_BYTES),
+      json: async () => requestBody(await readJson(req, JSON_LIMIT_BYTES)),
       text: (limit = JSON_LIMIT_BYTES) => readText(req, limit),
     };
     const reply: Reply = await matched.route.handler(ctx);
-    if ("json" in reply) sendJson(res, reply.status ?? 200, reply.json);
+    if ("json" in reply) sendJson(res, reply.status ?? 200, toWire(reply.json));
     else sendText(res, reply.status ?? 200, reply.text, reply.contentType, reply.headers ?? {});
   }
 

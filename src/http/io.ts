@@ -1,12 +1,13 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { HttpError } from "./errors.js";
+import { HindsightError } from "../core/errors.js";
+import { fromWire } from "../core/wire.js";
 
 /** Reads a request body up to `limit` bytes (413 beyond it) as UTF-8 text. */
 export function readText(req: IncomingMessage, limit: number): Promise<string> {
   const declared = Number(req.headers["content-length"]);
   if (Number.isFinite(declared) && declared > limit) {
     req.resume();
-    return Promise.reject(new HttpError(413, "PAYLOAD_TOO_LARGE", `the request body is larger than ${limit} bytes`, { headers: { connection: "close" } }));
+    return Promise.reject(new HindsightError("PAYLOAD_TOO_LARGE", `the request body is larger than ${limit} bytes`));
   }
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -18,7 +19,7 @@ export function readText(req: IncomingMessage, limit: number): Promise<string> {
       if (size > limit) {
         over = true;
         chunks.length = 0;
-        reject(new HttpError(413, "PAYLOAD_TOO_LARGE", `the request body is larger than ${limit} bytes`, { headers: { connection: "close" } }));
+        reject(new HindsightError("PAYLOAD_TOO_LARGE", `the request body is larger than ${limit} bytes`));
         return;
       }
       chunks.push(chunk);
@@ -39,8 +40,21 @@ export async function readJson(req: IncomingMessage, limit: number): Promise<unk
   try {
     return JSON.parse(text) as unknown;
   } catch (err) {
-    throw new HttpError(400, "INVALID_INPUT", `the body is not valid JSON: ${(err as Error).message}`, { field: "body" });
+    throw new HindsightError("INVALID_INPUT", `the body is not valid JSON: ${(err as Error).message}`, { field: "body" });
   }
+}
+
+/**
+ * A JSON body as the engine reads it: field names from the wire's snake_case to TypeScript's. A
+ * camelCase key is refused, naming it and its wire spelling, so one casing holds for every client.
+ */
+export function requestBody(body: unknown): unknown {
+  const read = fromWire(body, { strict: true });
+  if ("problem" in read) {
+    const p = read.problem;
+    throw new HindsightError("INVALID_INPUT", `body: ${p.path}: field names are snake_case here: send ${p.expected}`, { field: p.path });
+  }
+  return read.value;
 }
 
 const SECURITY_HEADERS = {

@@ -1,6 +1,6 @@
+import { HindsightError } from "../core/errors.js";
 import type { IncomingMessage } from "node:http";
 import type { CallOptions, MemoryApi } from "../core/memoryApi.js";
-import { HttpError } from "./errors.js";
 
 /** One case's outcome of an eval run (src/eval/runner.ts CaseResult). */
 export interface EvalCaseOutcome {
@@ -73,11 +73,10 @@ export class Router {
     }
     if (pathMatched) {
       const allowed = this.routes.filter((c) => matchSegments(c.segments, parts)).map((c) => c.route.method);
-      throw new HttpError(405, "METHOD_NOT_ALLOWED", `${method} is not allowed here (allowed: ${[...new Set(allowed)].join(", ")})`, {
-        headers: { allow: [...new Set(allowed)].join(", ") },
-      });
+      const methods = [...new Set(allowed)];
+      throw new HindsightError("METHOD_NOT_ALLOWED", `${method} is not allowed here (allowed: ${methods.join(", ")})`, { details: { allow: methods } });
     }
-    throw new HttpError(404, "NOT_FOUND", `no route for ${method} ${pathname}`);
+    throw new HindsightError("NOT_FOUND", `no route for ${method} ${pathname}`);
   }
 }
 

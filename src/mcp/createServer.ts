@@ -2,7 +2,8 @@ import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mc
 import { ErrorCode, McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { MemoryApi } from "../core/memoryApi.js";
-import { errorText, toolError } from "./errors.js";
+import { errorText } from "../core/errors.js";
+import { toolError } from "./errors.js";
 import { USE_MEMORY_PROMPT, useMemoryText } from "./prompts/useMemory.js";
 import { PROFILE_URI_TEMPLATE, buildProfile, profileUri, scopeFromUriVariable } from "./resources/profile.js";
 import { SOURCE_WORDS, SessionScope, type SessionBase, type SessionDefault } from "./sessionScope.js";

@@ -4,7 +4,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { MemoryApi } from "../core/memoryApi.js";
 import { createMcpServer, type McpServerOptions } from "./createServer.js";
-import { errorText } from "./errors.js";
+import { errorText } from "../core/errors.js";
 import { SCOPE_HEADER } from "./scopeHeader.js";
 import type { SessionBase } from "./sessionScope.js";
 

@@ -3,7 +3,7 @@ import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import { ListRootsResultSchema, RootsListChangedNotificationSchema, type ServerNotification, type ServerRequest } from "@modelcontextprotocol/sdk/types.js";
 import type { MemoryApi } from "../core/memoryApi.js";
-import { errorText } from "./errors.js";
+import { errorText } from "../core/errors.js";
 
 /** Where the scope of a call without `scope` came from. */
 export type ScopeSource = "roots" | "configured" | "server";

@@ -3,6 +3,7 @@
 import { performance } from "node:perf_hooks";
 import type { EngineConfigInput } from "../core/config.js";
 import { MemoryEngine } from "../core/engine.js";
+import { HindsightError } from "../core/errors.js";
 import type { LlmClient, Logger } from "../core/ports.js";
 import { localReranker } from "../models/rerankers.js";
 import { DEFAULT_EMBEDDING_MODEL, TransformersEmbedder } from "../models/transformersEmbedder.js";
@@ -65,7 +66,7 @@ export async function startLocalMemory(o: LocalMemoryOptions): Promise<LocalMemo
     await engine.close().catch(() => undefined);
     await lock.release();
     if ((err as NodeJS.ErrnoException).code === "EADDRINUSE") {
-      throw new Error(`port ${o.port} on 127.0.0.1 is in use: set hindsight.server.port to another port, or to 0 for a free one`, { cause: err });
+      throw new HindsightError("ADDRESS_IN_USE", `port ${o.port} on 127.0.0.1 is in use: set hindsight.server.port to another port, or to 0 for a free one`, { cause: err });
     }
     throw err;
   }

@@ -25,7 +25,7 @@ describe("integration: the hindsight CLI", function () {
     }
     const summary = await cli(["summarize", "--subject", "billing api", "--propose", "--json", "--scope", "project:t"]);
     assert.equal(summary.code, 0, errors(summary.stderr));
-    const parsed = JSON.parse(summary.stdout) as { summary: string; sourceIds: string[]; proposal: { id: string; status: string } };
+    const parsed = JSON.parse(summary.stdout) as { summary: string; source_ids: string[]; proposal: { id: string; status: string } };
     assert.equal(parsed.proposal.status, "pending");
     const listed = await cli(["review", "list", "--status", "pending", "--scope", "project:t"]);
     assert.match(listed.stdout, /pending/);
@@ -90,10 +90,10 @@ describe("integration: the hindsight CLI", function () {
 
     const w = await cli(["remember", "The weekly sync moved to Tuesdays, online.", "--replaces", a, "--replaces", b, "--scope", "project:t", "--json"]);
     assert.equal(w.code, 0, errors(w.stderr));
-    const written = JSON.parse(w.stdout) as { id: string; action: string; supersedes: string[]; decidedBy: string };
+    const written = JSON.parse(w.stdout) as { id: string; action: string; supersedes: string[]; decided_by: string };
     assert.equal(written.action, "superseded");
     assert.deepEqual(written.supersedes.map((x) => x.slice(0, 8)), [a, b]);
-    assert.equal(written.decidedBy, "caller");
+    assert.equal(written.decided_by, "caller");
     const all = await cli(["list", "--all", "--json", "--scope", "project:t"]);
     const byId = new Map((JSON.parse(all.stdout) as Array<{ id: string; status: string; supersededBy: string | null }>).map((m) => [m.id.slice(0, 8), m]));
     assert.equal(byId.get(a)?.status, "superseded");

@@ -42,7 +42,7 @@ describe("integration: the hindsight CLI day to day", function () {
     const thanks = await cli(["ingest", "Thanks, that helps!", "--scope", "project:t"]);
     assert.equal(thanks.code, 0, errors(thanks.stderr));
     assert.match(thanks.stdout, /^logged turn [0-9a-f]{8}; judged by the rules\nnothing worth remembering: the turn stays in the raw log only\n$/);
-    const thanksJson = JSON.parse((await cli(["ingest", "Thanks, that helps!", "--assistant", "You're welcome.", "--json", "--scope", "project:t"])).stdout) as { turnId: string; results: unknown[] };
+    const thanksJson = JSON.parse((await cli(["ingest", "Thanks, that helps!", "--assistant", "You're welcome.", "--json", "--scope", "project:t"])).stdout) as { turn_id: string; results: unknown[] };
     assert.deepEqual(thanksJson.results, []);
     assert.deepEqual(await rows("project:t"), [], "ingest kept no memory of a thank-you");
 

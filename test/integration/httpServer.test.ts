@@ -131,11 +131,11 @@ describe("integration: hindsight serve over HTTP (in-memory store, fake embedder
       assert.equal(byQuery.json.forgotten, 1);
     });
 
-    it("POST /memories with replaces: the named memory is superseded, decidedBy says caller; bad ids are 400 on replaces", async () => {
+    it("POST /memories with replaces: the named memory is superseded, decided_by says caller; bad ids are 400 on replaces", async () => {
       const { base } = await serve();
       const post = (body: unknown) => http(base, "POST", "/api/v1/memories", { token: TOKEN, body });
       const old = await post({ content: "Invoices are sent on the 1st of the month.", type: "fact" });
-      assert.equal(old.json.decidedBy, "rules");
+      assert.equal(old.json.decided_by, "rules");
       const other = await post({ content: "Invoices are sent on the 5th of the month.", type: "fact", scope: "project:other" });
       const recalled = await http(base, "POST", "/api/v1/recall", { token: TOKEN, body: { query: "When are invoices sent?" } });
       const shown = /\[id (\S+)\]/.exec(recalled.json.text)?.[1];
@@ -153,7 +153,7 @@ describe("integration: hindsight serve over HTTP (in-memory store, fake embedder
       assert.equal(w.status, 201, w.text);
       assert.equal(w.json.action, "superseded");
       assert.deepEqual(w.json.supersedes, [old.json.id]);
-      assert.equal(w.json.decidedBy, "caller");
+      assert.equal(w.json.decided_by, "caller");
       const gone = await http(base, "GET", `/api/v1/memories/${old.json.id}`, { token: TOKEN });
       assert.equal(gone.json.memory.status, "superseded");
       assert.equal(gone.json.memory.supersededBy, w.json.id);
@@ -187,7 +187,7 @@ describe("integration: hindsight serve over HTTP (in-memory store, fake embedder
       assertError(await http(base, "PATCH", `/api/v1/memories/${id}`, { token: TOKEN, body: { valid_until: "soon" } }), 400, "INVALID_INPUT", "valid_until");
       assertError(await http(base, "PATCH", "/api/v1/memories/missing", { token: TOKEN, body: { pinned: true } }), 404, "NOT_FOUND");
       const until = await http(base, "PATCH", `/api/v1/memories/${id}`, { token: TOKEN, body: { valid_until: "2027-01-01", type: "constraint" } });
-      assert.equal(until.json.memory.validUntil, Date.parse("2027-01-01"));
+      assert.equal(until.json.memory.valid_until, Date.parse("2027-01-01"));
       assert.equal(until.json.memory.type, "constraint");
 
       const pinned = await http(base, "POST", `/api/v1/memories/${id}/pin`, { token: TOKEN });
@@ -216,9 +216,9 @@ describe("integration: hindsight serve over HTTP (in-memory store, fake embedder
       await http(base, "POST", "/api/v1/recall", { token: TOKEN, body: { query: "tabs or spaces?" } });
       const s = await http(base, "GET", "/api/v1/stats", { token: TOKEN });
       assert.equal(s.json.scope, "project:test");
-      assert.equal(s.json.byStatus.active, 3);
-      assert.equal(s.json.byType.preference, 1);
-      assert.equal(s.json.byLayer.L3 + s.json.byLayer.L2, 3);
+      assert.equal(s.json.by_status.active, 3);
+      assert.equal(s.json.by_type.preference, 1);
+      assert.equal(s.json.by_layer.L3 + s.json.by_layer.L2, 3);
       assert.equal(s.json.recall.count, 1);
       assert.equal(typeof s.json.recall.p50Ms, "number");
       assert.equal(typeof s.json.recall.p95Ms, "number");
@@ -378,7 +378,7 @@ describe("integration: hindsight serve over HTTP (in-memory store, fake embedder
         const written = await call("memory_write", { content: "Never push directly to the main branch.", type: "constraint", confidence: 0.9 });
         assert.equal(written.action, "added");
         const ingested = await call("memory_ingest", { user: "I prefer squash merges for pull requests.", session_id: "s1" });
-        assert.equal(typeof ingested.turnId, "string");
+        assert.equal(typeof ingested.turn_id, "string");
         const recalled = await call("memory_recall", { query: "Can I push to main?", k: 3 });
         assert.match(String((recalled.memories as Array<{ content: string }>)[0]?.content), /push directly to the main branch/);
         const summary = await call("memory_summarize", { type: "constraint" });

@@ -77,14 +77,14 @@ describe("integration: hindsight mcp over stdio (real SDK client, real model)", 
       const recalled = structured(r);
       assert.equal(recalled.memories[0].id, written.id);
       assert.equal(typeof recalled.memories[0].factors.relevance, "number");
-      assert.equal(recalled.usedFallback, false);
+      assert.equal(recalled.used_fallback, false);
       assert.match(text(r), /Never deploy to production on Fridays\./);
       assert.equal(text(r), recalled.text);
 
       // ingest through extraction
       const ing = (await client.callTool({ name: "memory_ingest", arguments: { user: "I prefer tabs." } })) as CallToolResult;
       const ingested = structured(ing);
-      assert.equal(typeof ingested.turnId, "string");
+      assert.equal(typeof ingested.turn_id, "string");
       assert.equal(ingested.extractor, "rules");
       assert.equal(ingested.items.length, 1);
       assert.equal(ingested.items[0].action, "added");
@@ -92,7 +92,7 @@ describe("integration: hindsight mcp over stdio (real SDK client, real model)", 
 
       // summarize
       const sum = structured((await client.callTool({ name: "memory_summarize", arguments: { type: "constraint" } })) as CallToolResult);
-      assert.deepEqual(sum.sourceIds, [written.id]);
+      assert.deepEqual(sum.source_ids, [written.id]);
       assert.match(sum.summary, /Fridays/);
 
       // invalid input is a tool error naming the field
@@ -142,7 +142,7 @@ describe("integration: hindsight mcp over stdio (real SDK client, real model)", 
       const w = structured(await call("memory_write", { content: "Code reviews need two approvals.", type: "constraint", replaces: [shown] }));
       assert.equal(w.action, "superseded");
       assert.deepEqual(w.supersedes, [old.id]);
-      assert.equal(w.decidedBy, "caller");
+      assert.equal(w.decided_by, "caller");
       const after = structured(await call("memory_recall", { query: "How many approvals does a code review need?" }));
       assert.deepEqual(after.memories.map((m: { id: string }) => m.id), [w.id]);
     } finally {

@@ -152,9 +152,9 @@ describe("the extension's owner process (real child process, real LanceDB, real 
       // The editor lost its model: the owner is told, and ingest uses the rules without failing.
       upstream = null;
       owner.setLlm(null);
-      const second = await rest<{ extractor: string; fallbackReason: string | null }>(owner, "POST", "/ingest", { user: "We keep the billing runbook in docs/runbook.md.", scope: SCOPE });
+      const second = await rest<{ extractor: string; fallback_reason: string | null }>(owner, "POST", "/ingest", { user: "We keep the billing runbook in docs/runbook.md.", scope: SCOPE });
       assert.equal(second.body.extractor, "rules", JSON.stringify(second.body));
-      assert.equal(second.body.fallbackReason, null);
+      assert.equal(second.body.fallback_reason, null);
       assert.equal(model.asked.length, 1);
     } finally {
       await owner.stop();

@@ -58,7 +58,7 @@ describe("integration: `hindsight serve` as a process (LanceDB, real model)", fu
     const exported = await http(second.url, "GET", "/api/v1/export", { token });
     assert.ok(exported.text.includes("jsdom environment"), "data survives the restart");
     const stats = await http(second.url, "GET", "/api/v1/stats", { token });
-    assert.equal(stats.json.byStatus.active, 1);
+    assert.equal(stats.json.by_status.active, 1);
     const metrics = await http(second.url, "GET", "/metrics", { token });
     assert.ok(metrics.text.includes('hindsight_memories{scope="project:served",status="active"} 1'), metrics.text);
     second.child.kill("SIGINT");

@@ -75,7 +75,7 @@ describe("integration: `hindsight serve` under concurrent MCP clients (LanceDB, 
 
     const stats = await http(served.url, "GET", "/api/v1/stats", { token: TOKEN });
     assert.equal(stats.status, 200, stats.text);
-    assert.equal(stats.json.byStatus.active, 2 * PER_CLIENT, stats.text);
+    assert.equal(stats.json.by_status.active, 2 * PER_CLIENT, stats.text);
     const list = await http(served.url, "GET", "/api/v1/memories?limit=5000", { token: TOKEN });
     assert.equal(list.status, 200, list.text);
     const stored = list.json.memories as Array<{ id: string; content: string }>;

@@ -93,7 +93,7 @@ describe("integration: `hindsight serve` killed with SIGKILL mid-write (LanceDB,
 
     const stats = await http(second.url, "GET", "/api/v1/stats", { token: TOKEN });
     assert.equal(stats.status, 200, stats.text);
-    assert.equal(stats.json.byStatus.active, stored.size);
+    assert.equal(stats.json.by_status.active, stored.size);
     const [someId, someContent] = [...acked][7]!;
     const recall = await http(second.url, "POST", "/api/v1/recall", { token: TOKEN, body: { query: someContent.replace(/\.$/, "?"), k: 5 } });
     assert.equal(recall.status, 200, recall.text);

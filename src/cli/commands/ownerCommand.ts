@@ -1,4 +1,4 @@
-import { HindsightError } from "../../core/errors.js";
+import { HindsightError, type ErrorCode } from "../../core/errors.js";
 import type { Logger } from "../../core/ports.js";
 import { OpenAiCompatibleClient } from "../../llm/openaiCompatible.js";
 import { startLocalMemory, type LocalMemory } from "../../server/localOwner.js";
@@ -10,10 +10,8 @@ function emit(event: OwnerEvent): void {
   process.stdout.write(encodeLine(event));
 }
 
-function errorCode(err: unknown): string {
-  if (HindsightError.is(err)) return err.code;
-  const code = (err as { code?: unknown }).code;
-  return typeof code === "string" ? code : "INTERNAL";
+function errorCode(err: unknown): ErrorCode {
+  return HindsightError.is(err) ? err.code : "INTERNAL";
 }
 
 const llmClient = (llm: LlmEndpoint | null) => (llm ? new OpenAiCompatibleClient({ baseUrl: llm.url, model: llm.model, ...(llm.apiKey ? { apiKey: llm.apiKey } : {}), timeoutMs: 60_000 }) : null);

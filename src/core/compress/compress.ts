@@ -42,7 +42,7 @@ export async function proposeCompressions(ctx: EngineContext, scope: string): Pr
 
 export async function fileProposal(ctx: EngineContext, scope: string, members: MemoryRecord[], reason: string): Promise<CompressionProposal> {
   const first = members[0];
-  if (!first) throw new HindsightError("INVALID_INPUT", "a compression needs at least one memory", { field: "sourceIds" });
+  if (!first) throw new HindsightError("INVALID_INPUT", "a compression needs at least one memory", { field: "source_ids" });
   const summary = await summarise(ctx, members);
   const proposal: CompressionProposal = {
     id: ctx.newId(),

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { EngineContext } from "../context.js";
 import { embedOne } from "../context.js";
 import { HindsightError } from "../errors.js";
+import { wireField } from "../wire.js";
 import { IsoTimeSchema, LIMITS } from "../model/inputs.js";
 import { MemoryTypeSchema, searchText, type Layer, type MemoryRecord, type MemoryType } from "../model/memory.js";
 import { parseInput } from "../validate.js";
@@ -26,7 +27,7 @@ export const EDIT_FIELDS = ["content", "type", "confidence", "validUntil", "pinn
 
 export interface EditResult {
   memory: MemoryRecord;
-  /** The fields that changed (names only: the audit log never holds content). */
+  /** The fields that changed, as the wire names them (names only: the audit log never holds content). */
   changed: string[];
   /** True when the content changed and the vector was rebuilt. */
   reembedded: boolean;
@@ -42,12 +43,12 @@ export function parseEditPatch(patch: unknown): z.output<typeof EditPatchSchema>
   }
   for (const key of Object.keys(patch)) {
     if (!(EDIT_FIELDS as readonly string[]).includes(key)) {
-      throw new HindsightError("INVALID_INPUT", `edit: ${key}: cannot be edited (editable: ${EDIT_FIELDS.join(", ")})`, { field: key });
+      throw new HindsightError("INVALID_INPUT", `edit: ${wireField(key)}: cannot be edited (editable: ${EDIT_FIELDS.map(wireField).join(", ")})`, { field: wireField(key) });
     }
   }
   const p = parseInput(EditPatchSchema, patch, "edit");
   if (Object.values(p).every((v) => v === undefined)) {
-    throw new HindsightError("INVALID_INPUT", `edit: give at least one of ${EDIT_FIELDS.join(", ")}`, { field: "patch" });
+    throw new HindsightError("INVALID_INPUT", `edit: give at least one of ${EDIT_FIELDS.map(wireField).join(", ")}`, { field: "patch" });
   }
   return p;
 }
@@ -103,7 +104,7 @@ export async function editMemory(ctx: EngineContext, id: string, patch: z.output
   }
   if (patch.validUntil !== undefined && patch.validUntil !== existing.validUntil) {
     next.validUntil = patch.validUntil;
-    changed.push("validUntil");
+    changed.push("valid_until");
   }
   if (patch.pinned !== undefined && patch.pinned !== existing.pinned) {
     next.pinned = patch.pinned;

@@ -5,21 +5,23 @@ import { MemoryRecordSchema, TurnRecordSchema, searchText, type MemoryRecord, ty
 import { guardFields, guardOptional, REDACTION_MARK, type GuardVerdict } from "../guard/index.js";
 import { turnText } from "../model/turnText.js";
 import { audit } from "../write/writer.js";
+import { fromWire, toWire, wireField } from "../wire.js";
 
 /**
- * JSONL export format, one JSON object per line:
- * - first a header `{"kind":"header","format":"hindsight-jsonl","version":1,...}`,
+ * JSONL export format, one JSON object per line, field names in the wire's snake_case:
+ * - first a header `{"kind":"header","format":"hindsight-jsonl","version":2,...}`,
  * - then every memory of the scope, whatever its status: `{"kind":"memory", ...MemoryRecord}` (no vector),
  * - then every L0 turn: `{"kind":"turn", ...TurnRecord}`.
+ * Version 1 files (camelCase names, before the one wire casing) still import.
  * Vectors are never exported: an import embeds again with the importing engine's model.
  */
 export const JSONL_FORMAT = "hindsight-jsonl";
-export const JSONL_VERSION = 1;
+export const JSONL_VERSION = 2;
 
 const HeaderLine = z.object({
   kind: z.literal("header"),
   format: z.literal(JSONL_FORMAT),
-  version: z.literal(JSONL_VERSION),
+  version: z.union([z.literal(1), z.literal(JSONL_VERSION)]),
 });
 
 const MemoryLine = MemoryRecordSchema.extend({ kind: z.literal("memory") });
@@ -65,9 +67,11 @@ export async function exportJsonl(ctx: EngineContext, scope: string): Promise<st
   const memories = (await ctx.store.listMemories({ scope })).sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1));
   const turns = await ctx.store.listTurns({ scope });
   const lines = [
-    JSON.stringify({ kind: "header", format: JSONL_FORMAT, version: JSONL_VERSION, scope, model: ctx.model, exportedAt: new Date(ctx.clock.now()).toISOString(), memories: memories.length, turns: turns.length }),
-    ...memories.map((m) => JSON.stringify({ kind: "memory", ...m })),
-    ...turns.map((t) => JSON.stringify({ kind: "turn", ...t })),
+    JSON.stringify(
+      toWire({ kind: "header", format: JSONL_FORMAT, version: JSONL_VERSION, scope, model: ctx.model, exportedAt: new Date(ctx.clock.now()).toISOString(), memories: memories.length, turns: turns.length }),
+    ),
+    ...memories.map((m) => JSON.stringify(toWire({ kind: "memory", ...m }))),
+    ...turns.map((t) => JSON.stringify(toWire({ kind: "turn", ...t }))),
   ];
   return `${lines.join("\n")}\n`;
 }
@@ -81,10 +85,12 @@ function parseLine(text: string, line: number): Parsed | ImportLineError | null 
   } catch (err) {
     return { line, code: "INVALID_INPUT", message: `line ${line}: not valid JSON (${(err as Error).message})` };
   }
-  const result = Line.safeParse(json);
+  // Version 2 lines are snake_case; version 1 lines are camelCase, which reading leaves as it is.
+  const read = fromWire(json);
+  const result = Line.safeParse("value" in read ? read.value : json);
   if (!result.success) {
     const issue = result.error.issues[0];
-    const field = issue && issue.path.length > 0 ? issue.path.map(String).join(".") : "kind";
+    const field = issue && issue.path.length > 0 ? wireField(issue.path.map(String).join(".")) : "kind";
     return { line, code: "INVALID_INPUT", message: `line ${line}: ${field}: ${issue?.message ?? "invalid record"}`, field };
   }
   const value = result.data;

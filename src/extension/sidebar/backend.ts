@@ -19,9 +19,10 @@ import {
   type RecallResult,
   type Stats,
 } from "../../protocol/model.js";
-import { BackendError, restRequest } from "../restClient.js";
+import { HindsightError } from "../../core/errors.js";
+import { parseWireAnswer } from "../../protocol/wireAnswer.js";
+import { restRequest } from "../restClient.js";
 
-export { BackendError };
 
 /** The memory server the sidebar talks to: the extension's own (local) or a team server. */
 export interface SidebarBackendTarget {
@@ -111,13 +112,16 @@ export class RestBackend {
     try {
       json = text === "" ? {} : JSON.parse(text);
     } catch {
-      throw new BackendError("BACKEND_ERROR", `${method} ${path}: the server answered with something that is not JSON`, 200);
+      throw new HindsightError("BACKEND_ERROR", `${method} ${path}: the server answered with something that is not JSON`, { details: { status: 200 } });
     }
-    const parsed = schema.safeParse(json);
+    const parsed = parseWireAnswer(schema, json);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       const field = issue ? issue.path.map(String).join(".") : "";
-      throw new BackendError("BACKEND_ERROR", `${method} ${path}: unexpected answer from the server at ${field || "(root)"}: ${issue?.message ?? "invalid"}`, 200, field || undefined);
+      throw new HindsightError("BACKEND_ERROR", `${method} ${path}: unexpected answer from the server at ${field || "(root)"}: ${issue?.message ?? "invalid"}`, {
+        details: { status: 200 },
+        ...(field ? { field } : {}),
+      });
     }
     return parsed.data;
   }

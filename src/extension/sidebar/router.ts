@@ -1,9 +1,11 @@
+import { HindsightError, wireError } from "../../core/errors.js";
+import { wireField } from "../../core/wire.js";
 import { performance } from "node:perf_hooks";
 import { MEMORY_LAYERS, MEMORY_TYPES, PROTOCOL_VERSION, type SIDEBAR_VIEWS, type TOPICS } from "../../protocol/constants.js";
 import { WebviewMessageSchema, type HostMessage, type ProtocolError } from "../../protocol/messages.js";
 import type { BackendInfo, Memory, MemoryRow, Suite, SuiteRun } from "../../protocol/model.js";
 import { requestSchemas, type Method, type ParsedParams, type Result } from "../../protocol/requests.js";
-import { BackendError, RestBackend, type BackendOptions, type SidebarBackendTarget } from "./backend.js";
+import { RestBackend, type BackendOptions, type SidebarBackendTarget } from "./backend.js";
 import type { RunHistory } from "./history.js";
 import { suiteForFile, type SuiteSource } from "./suites.js";
 import { suiteRun } from "./suiteRun.js";
@@ -77,9 +79,7 @@ async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) 
 }
 
 function describeError(err: unknown): ProtocolError {
-  if (err instanceof BackendError) return { code: err.code, message: err.message, ...(err.field ? { field: err.field } : {}) };
-  if (err instanceof Error) return { code: "INTERNAL", message: err.message };
-  return { code: "INTERNAL", message: String(err) };
+  return wireError(err);
 }
 
 type Handlers = { [M in Method]: (params: ParsedParams<M>, api: RestBackend) => Promise<Result<M>> };
@@ -108,7 +108,7 @@ export class SidebarRouter {
     if (!parsed.success) {
       const id = typeof raw === "object" && raw !== null ? (raw as { id?: unknown }).id : undefined;
       const issue = parsed.error.issues[0];
-      const field = issue ? issue.path.map(String).join(".") : "message";
+      const field = issue ? wireField(issue.path.map(String).join(".")) : "message";
       if (typeof id === "number") this.respondError(id, { code: "INVALID_INPUT", message: `message: ${field}: ${issue?.message ?? "invalid"}`, field });
       else this.deps.onError?.("message", { code: "INVALID_INPUT", message: `a message from the webview was dropped: ${field}: ${issue?.message ?? "invalid"}` });
       return;
@@ -128,7 +128,7 @@ export class SidebarRouter {
       const issue = params.error.issues[0];
       const unknownKey = issue?.code === "unrecognized_keys" ? issue.keys[0] : undefined;
       const path = issue ? [...issue.path.map(String), ...(unknownKey !== undefined ? [unknownKey] : [])] : [];
-      const field = path.length > 0 ? path.join(".") : "params";
+      const field = path.length > 0 ? wireField(path.join(".")) : "params";
       this.respondError(id, { code: "INVALID_INPUT", message: `${method}: ${field}: ${issue?.message ?? "invalid"}`, field }, method);
       return;
     }
@@ -189,7 +189,7 @@ export class SidebarRouter {
 
   private async suiteById(id: string): Promise<Suite> {
     const listed = (await this.deps.suites.list()).find((s) => s.id === id) ?? this.picked.get(id);
-    if (!listed) throw new BackendError("NOT_FOUND", `no regression suite ${id}: it may have been moved or deleted`, 404, "suiteId");
+    if (!listed) throw new HindsightError("NOT_FOUND", `no regression suite ${id}: it may have been moved or deleted`, { field: "suite_id" });
     return listed;
   }
 
@@ -198,7 +198,7 @@ export class SidebarRouter {
     try {
       text = await this.deps.suites.read(suite.path);
     } catch (err) {
-      throw new BackendError("INVALID_INPUT", `cannot read ${suite.label}: ${(err as Error).message}`, 400, "suiteId");
+      throw new HindsightError("INVALID_INPUT", `cannot read ${suite.label}: ${(err as Error).message}`, { field: "suite_id" });
     }
     const started = this.timer();
     const report = await api.runEval(text);
@@ -242,7 +242,7 @@ export class SidebarRouter {
         try {
           return await api.getMemory(id);
         } catch (err) {
-          if (err instanceof BackendError && err.code === "NOT_FOUND") return null;
+          if (HindsightError.is(err, "NOT_FOUND")) return null;
           throw err;
         }
       });

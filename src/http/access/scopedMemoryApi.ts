@@ -9,11 +9,10 @@ import type { ImportProgress } from "../../core/ops/jsonl.js";
 import type { ConflictKeep } from "../../core/ops/resolveConflict.js";
 import type { IdKind } from "../../core/ops/shortIds.js";
 import type { Embedder } from "../../core/ports.js";
-import { HttpError } from "../errors.js";
 import { ALL_PROJECTS, describeProjects, isFullGrant, mayUse, type Grant, type Permission } from "./grant.js";
 
-function deny(code: "PROJECT_FORBIDDEN" | "PERMISSION_DENIED", message: string): HttpError {
-  return new HttpError(403, code, message);
+function deny(code: "PROJECT_FORBIDDEN" | "PERMISSION_DENIED", message: string): HindsightError {
+  return new HindsightError(code, message);
 }
 
 /**
@@ -31,7 +30,7 @@ export function resolveScope(grant: Grant, serverDefault: string, scope: unknown
   const only = grant.projects.size === 1 ? [...grant.projects][0] : undefined;
   if (only !== undefined) return only;
   if (grant.projects.has(serverDefault)) return serverDefault;
-  throw new HttpError(400, "INVALID_INPUT", `scope: required, since token ${grant.id} may use several projects (${describeProjects(grant)})`, { field: "scope" });
+  throw new HindsightError("INVALID_INPUT", `scope: required, since token ${grant.id} may use several projects (${describeProjects(grant)})`, { field: "scope" });
 }
 
 /** The default scope a token sees (the profile resource list, the use_memory prompt): as resolveScope, else its first project. */

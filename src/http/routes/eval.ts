@@ -1,4 +1,4 @@
-import { HttpError } from "../errors.js";
+import { HindsightError } from "../../core/errors.js";
 import type { Route } from "../router.js";
 
 /** Largest cases file POST /eval accepts. */
@@ -19,16 +19,16 @@ export const evalRoutes: Route[] = [
     method: "POST",
     path: "/eval",
     handler: async ({ engine, text, evaluate }) => {
-      if (!evaluate) throw new HttpError(501, "NOT_IMPLEMENTED", "this server runs no eval (no eval runner was configured)");
+      if (!evaluate) throw new HindsightError("NOT_IMPLEMENTED", "this server runs no eval (no eval runner was configured)");
       const body = await text(EVAL_LIMIT_BYTES);
       let json: unknown;
       try {
         json = JSON.parse(body) as unknown;
       } catch (err) {
-        throw new HttpError(400, "INVALID_INPUT", `the body is not valid JSON: ${(err as Error).message}`, { field: "body" });
+        throw new HindsightError("INVALID_INPUT", `the body is not valid JSON: ${(err as Error).message}`, { field: "body" });
       }
       if (isObject(json) && Array.isArray(json.cases) && json.cases.length > EVAL_MAX_CASES) {
-        throw new HttpError(400, "INVALID_INPUT", `cases: at most ${EVAL_MAX_CASES} cases per run (got ${json.cases.length})`, { field: "cases" });
+        throw new HindsightError("INVALID_INPUT", `cases: at most ${EVAL_MAX_CASES} cases per run (got ${json.cases.length})`, { field: "cases" });
       }
       const report = await evaluate(json, engine);
       return { json: { passed: report.passed, failed: report.failed, cases: report.cases.map((c) => ({ id: c.id, category: c.category, pass: c.pass, failures: c.failures })) } };

@@ -1,9 +1,7 @@
 import { z } from "zod";
-import { HindsightError } from "../../core/errors.js";
 import { LayerSchema, MemoryTypeSchema, ScopeSchema, StatusSchema } from "../../core/model/memory.js";
 import type { WriteInput } from "../../core/model/inputs.js";
 import type { EditPatch } from "../../core/ops/edit.js";
-import { HttpError } from "../errors.js";
 import { many, one, parseBody, parseQuery } from "../query.js";
 import type { Route } from "../router.js";
 
@@ -32,19 +30,6 @@ const ResolveQuery = z.object({
   kind: z.enum(["memory", "proposal"]).default("memory"),
   field: z.string().max(50).optional(),
 });
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
-/** REST edits say valid_until (as the issue and the sidebar do); the engine says validUntil. */
-function editPatch(body: unknown): { patch: EditPatch; snake: boolean } {
-  if (!isObject(body)) throw new HttpError(400, "INVALID_INPUT", "the body must be a JSON object", { field: "body" });
-  if ("valid_until" in body && "validUntil" in body) throw new HttpError(400, "INVALID_INPUT", "give valid_until or validUntil, not both", { field: "valid_until" });
-  if (!("valid_until" in body)) return { patch: body as EditPatch, snake: false };
-  const { valid_until, ...rest } = body;
-  return { patch: { ...rest, validUntil: valid_until } as EditPatch, snake: true };
-}
 
 /** Memories: list with filters, get, write, edit, forget, pin; full ids for the short ones people type. */
 export const memoryRoutes: Route[] = [
@@ -135,15 +120,7 @@ export const memoryRoutes: Route[] = [
     method: "PATCH",
     path: "/memories/:id",
     handler: async ({ engine, params, json, call }) => {
-      const { patch, snake } = editPatch(await json());
-      try {
-        return { json: await engine.edit(params.id as string, patch, call) };
-      } catch (err) {
-        if (snake && HindsightError.is(err) && err.field === "validUntil") {
-          throw new HindsightError(err.code, err.message.replace(/validUntil/g, "valid_until"), { field: "valid_until" });
-        }
-        throw err;
-      }
+      return { json: await engine.edit(params.id as string, (await json()) as EditPatch, call) };
     },
   },
   {

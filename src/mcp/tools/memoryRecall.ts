@@ -11,13 +11,13 @@ const recalledOut = z.object({
   confidence: z.number(),
   score: z.number().describe("Final score: weighted sum of the factors."),
   factors: z
-    .object({ relevance: z.number(), confidence: z.number(), timeDecay: z.number(), accessBoost: z.number() })
+    .object({ relevance: z.number(), confidence: z.number(), time_decay: z.number(), access_boost: z.number() })
     .describe("Per-factor scores, each 0-1; accessBoost is the use that counted (use never outranks a clearly more relevant memory)."),
-  relevanceSource: z.enum(["cross-encoder", "bi-encoder", "fused", "full-text"]),
-  createdAt: z.string().describe("ISO-8601."),
-  confirmedAt: z.string().describe("ISO-8601: last time it was stated or confirmed."),
-  validUntil: z.string().nullable().describe("ISO-8601 or null (no expiry)."),
-  conflictsWith: z.array(z.string()),
+  relevance_source: z.enum(["cross-encoder", "bi-encoder", "fused", "full-text"]),
+  created_at: z.string().describe("ISO-8601."),
+  confirmed_at: z.string().describe("ISO-8601: last time it was stated or confirmed."),
+  valid_until: z.string().nullable().describe("ISO-8601 or null (no expiry)."),
+  conflicts_with: z.array(z.string()),
 });
 
 export const memoryRecallTool = defineTool({
@@ -48,7 +48,7 @@ export const memoryRecallTool = defineTool({
     conflicts: z
       .array(z.object({ ids: z.array(z.string()), subject: z.string(), reason: z.string() }))
       .describe("Contradicting memories the engine could not decide between: ask the user."),
-    usedFallback: z.boolean().describe("True when nothing distilled matched and the results are raw L0 conversation turns."),
+    used_fallback: z.boolean().describe("True when nothing distilled matched and the results are raw L0 conversation turns."),
     text: z.string().describe("Ready-to-inject text block."),
   },
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
@@ -71,15 +71,15 @@ export const memoryRecallTool = defineTool({
         content: m.content,
         confidence: m.confidence,
         score: m.score,
-        factors: { relevance: m.factors.relevance, confidence: m.factors.confidence, timeDecay: m.factors.timeDecay, accessBoost: m.factors.accessBoost },
-        relevanceSource: m.relevanceSource,
-        createdAt: iso(m.createdAt),
-        confirmedAt: iso(m.confirmedAt),
-        validUntil: isoOrNull(m.validUntil),
-        conflictsWith: m.conflictsWith,
+        factors: { relevance: m.factors.relevance, confidence: m.factors.confidence, time_decay: m.factors.timeDecay, access_boost: m.factors.accessBoost },
+        relevance_source: m.relevanceSource,
+        created_at: iso(m.createdAt),
+        confirmed_at: iso(m.confirmedAt),
+        valid_until: isoOrNull(m.validUntil),
+        conflicts_with: m.conflictsWith,
       })),
       conflicts: r.conflicts.map((c) => ({ ids: [...c.ids], subject: c.subject, reason: c.reason })),
-      usedFallback: r.usedFallback,
+      used_fallback: r.usedFallback,
       text: r.text,
     };
     return { structuredContent: structured, content: [{ type: "text", text: r.text }] };

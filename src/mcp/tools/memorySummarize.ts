@@ -21,14 +21,14 @@ export const memorySummarizeTool = defineTool({
   outputSchema: {
     summary: z.string().describe("The summary; empty when nothing matched."),
     summarizer: z.enum(["llm", "extractive"]),
-    sourceIds: z.array(z.string()).describe("Memories the summary is made from."),
+    source_ids: z.array(z.string()).describe("Memories the summary is made from."),
     proposal: z
       .object({
         id: z.string(),
         status: z.enum(["pending", "approved", "rejected", "rolled_back"]),
         subject: z.string(),
         type: memoryTypeOut,
-        createdAt: z.string(),
+        created_at: z.string(),
       })
       .nullable()
       .describe("The proposal filed for review when propose was true."),
@@ -45,12 +45,12 @@ export const memorySummarizeTool = defineTool({
       propose: args.propose,
     });
     const proposal = r.proposal
-      ? { id: r.proposal.id, status: r.proposal.status, subject: r.proposal.subject, type: r.proposal.type, createdAt: iso(r.proposal.createdAt) }
+      ? { id: r.proposal.id, status: r.proposal.status, subject: r.proposal.subject, type: r.proposal.type, created_at: iso(r.proposal.createdAt) }
       : null;
     const text =
       r.sourceIds.length === 0
         ? "Nothing to summarize: no memories matched."
         : `${r.summary}\n\nSources: ${r.sourceIds.join(", ")}${proposal ? `\nFiled proposal ${proposal.id} for review.` : ""}`;
-    return { structuredContent: { summary: r.summary, summarizer: r.summarizer, sourceIds: r.sourceIds, proposal }, content: [{ type: "text", text }] };
+    return { structuredContent: { summary: r.summary, summarizer: r.summarizer, source_ids: r.sourceIds, proposal }, content: [{ type: "text", text }] };
   },
 });

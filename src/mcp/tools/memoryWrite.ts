@@ -48,11 +48,11 @@ export const memoryWriteTool = defineTool({
     type: memoryTypeOut.optional().describe("The memory's type as stored."),
     subject: z.string().optional().describe("The memory's subject as stored."),
     supersedes: z.array(z.string()).optional().describe("Older memories this one replaced (present when any)."),
-    decidedBy: z
+    decided_by: z
       .enum(["caller", "llm", "rules"])
       .describe('Who decided what was replaced: "caller" (you gave replaces), "llm" (the configured model judged add / update / keep) or "rules" (the engine\'s offline rules).'),
-    llmFallback: z.string().optional().describe("Why a configured LLM did not decide and the rules did (timeout, error, unreadable answer)."),
-    conflictsWith: z.array(z.string()).optional().describe("Memories it contradicts without a decision (present when any)."),
+    llm_fallback: z.string().optional().describe("Why a configured LLM did not decide and the rules did (timeout, error, unreadable answer)."),
+    conflicts_with: z.array(z.string()).optional().describe("Memories it contradicts without a decision (present when any)."),
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async handler(engine, args) {
@@ -74,9 +74,9 @@ export const memoryWriteTool = defineTool({
       flagged: r.flagged,
       ...(r.memory ? { type: r.memory.type, subject: r.memory.subject } : {}),
       ...(r.supersedes.length > 0 ? { supersedes: r.supersedes } : {}),
-      ...(r.conflictsWith.length > 0 ? { conflictsWith: r.conflictsWith } : {}),
-      decidedBy: r.decidedBy,
-      ...(r.llmFallback ? { llmFallback: r.llmFallback } : {}),
+      ...(r.conflictsWith.length > 0 ? { conflicts_with: r.conflictsWith } : {}),
+      decided_by: r.decidedBy,
+      ...(r.llmFallback ? { llm_fallback: r.llmFallback } : {}),
     };
     const extra = [
       r.supersedes.length > 0 ? ` Supersedes ${r.supersedes.join(", ")} (decided by the ${r.decidedBy}).` : "",

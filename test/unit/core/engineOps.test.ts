@@ -44,7 +44,7 @@ describe("engine operations: edit, pin, conflicts, stats, JSONL", () => {
       for (const [patch, field] of [
         [{ subject: "x" }, "subject"],
         [{ confidence: 2 }, "confidence"],
-        [{ validUntil: "next week" }, "validUntil"],
+        [{ validUntil: "next week" }, "valid_until"],
         [{ type: "opinion" }, "type"],
         [{}, "patch"],
       ] as const) {

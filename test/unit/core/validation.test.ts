@@ -17,8 +17,8 @@ describe("engine input validation", () => {
     ["confidence above 1", { content: "We use pnpm.", confidence: 1.5 }, "confidence"],
     ["negative confidence", { content: "We use pnpm.", confidence: -0.1 }, "confidence"],
     ["unknown type", { content: "We use pnpm.", type: "opinion" }, "type"],
-    ["unparseable valid_until", { content: "We use pnpm.", validUntil: "next tuesday" }, "validUntil"],
-    ["impossible valid_until date", { content: "We use pnpm.", validUntil: "2026-13-45" }, "validUntil"],
+    ["unparseable valid_until", { content: "We use pnpm.", validUntil: "next tuesday" }, "valid_until"],
+    ["impossible valid_until date", { content: "We use pnpm.", validUntil: "2026-13-45" }, "valid_until"],
     ["bad scope", { content: "We use pnpm.", scope: "workspace:x" }, "scope"],
     ["scope with spaces", { content: "We use pnpm.", scope: "project:my repo" }, "scope"],
   ];
@@ -95,7 +95,7 @@ describe("engine input validation", () => {
   it("a day that does not exist is refused, and a whole-body error names the body once", async () => {
     const { engine } = await makeEngine();
     const err = (await rejection(engine.write({ content: "Freeze until the end of February.", validUntil: "2026-02-30" }))) as HindsightError;
-    assert.equal(err.field, "validUntil");
+    assert.equal(err.field, "valid_until");
     assert.equal((await engine.write({ content: "Leap day freeze.", validUntil: "2028-02-29" })).action, "added");
     const whole = (await rejection(engine.write([1, 2] as unknown as WriteInput))) as HindsightError;
     assert.equal(whole.field, "write");

@@ -4,7 +4,8 @@ import { HostCheck, isLoopbackHost, loopbackAllowedHosts } from "../../../src/ht
 import { HttpMetrics } from "../../../src/http/metrics.js";
 import { TokenBucketLimiter } from "../../../src/http/rateLimit.js";
 import { Router } from "../../../src/http/router.js";
-import { HttpError } from "../../../src/http/errors.js";
+import { HindsightError } from "../../../src/core/errors.js";
+import { errorAnswer } from "../../../src/http/errors.js";
 import { lintProbe } from "../../helpers/lintProbe.js";
 
 describe("http parts", () => {
@@ -102,10 +103,10 @@ describe("http parts", () => {
       assert.deepEqual(m?.params, { id: "a b" });
       assert.equal(m?.label, "/api/v1/memories/:id");
       assert.equal(r.match("GET", "/other"), null);
-      assert.throws(() => r.match("GET", "/api/v1/nope"), (e: unknown) => e instanceof HttpError && e.status === 404);
+      assert.throws(() => r.match("GET", "/api/v1/nope"), (e: unknown) => errorAnswer(e).status === 404 && HindsightError.is(e, "NOT_FOUND"));
       assert.throws(
         () => r.match("PUT", "/api/v1/memories/x"),
-        (e: unknown) => e instanceof HttpError && e.status === 405 && e.options.headers?.allow === "GET, DELETE",
+        (e: unknown) => errorAnswer(e).status === 405 && errorAnswer(e).headers.allow === "GET, DELETE",
       );
     });
   });

@@ -1,7 +1,8 @@
 import { strict as assert } from "node:assert";
 import { ALL_PROJECTS, fullGrant, grantKey, type Grant, type Permission } from "../../../src/http/access/grant.js";
 import { ScopedMemoryApi, defaultScopeFor, resolveScope, scopedApi } from "../../../src/http/access/scopedMemoryApi.js";
-import { HttpError } from "../../../src/http/errors.js";
+import { HindsightError } from "../../../src/core/errors.js";
+import { httpStatus } from "../../../src/http/errors.js";
 import { makeEngine, rejection, type TestEngine } from "../../helpers/fakes.js";
 
 function grant(id: string, permissions: Permission[], projects: string[] | "*"): Grant {
@@ -9,7 +10,7 @@ function grant(id: string, permissions: Permission[], projects: string[] | "*"):
 }
 
 function isDenied(err: unknown, code: "PROJECT_FORBIDDEN" | "PERMISSION_DENIED"): boolean {
-  return err instanceof HttpError && err.status === 403 && err.code === code;
+  return HindsightError.is(err) && httpStatus(err.code) === 403 && err.code === code;
 }
 
 /** The view's own checks and views (everything else on its prototype is a MemoryApi call). */
@@ -52,7 +53,7 @@ describe("http access: the scoped memory API", () => {
     assert.equal(resolveScope(one, "team:default", "project:a"), "project:a");
     assert.ok(isDenied(catchSync(() => resolveScope(one, "team:default", "project:b")), "PROJECT_FORBIDDEN"));
     const required = catchSync(() => resolveScope(twoOther, "team:default", undefined));
-    assert.ok(required instanceof HttpError && required.status === 400 && required.options.field === "scope", String(required));
+    assert.ok(HindsightError.is(required, "INVALID_INPUT") && required.field === "scope", String(required));
     assert.equal(resolveScope(one, "team:default", "not a scope"), "not a scope", "malformed: left for the engine's 400");
     assert.equal(defaultScopeFor(twoOther, "team:default"), "project:a");
     assert.equal(defaultScopeFor(one, "team:default"), "project:a");

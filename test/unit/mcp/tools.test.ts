@@ -133,17 +133,17 @@ describe("mcp: tools over an in-memory transport", () => {
     assert.match(bad.reason, /injection/);
   });
 
-  it("memory_write replaces an id taken from memory_recall's text; decidedBy says who decided; bad ids are tool errors", async () => {
+  it("memory_write replaces an id taken from memory_recall's text; decided_by says who decided; bad ids are tool errors", async () => {
     const { tools } = await c.client.listTools();
     const write = tools.find((t) => t.name === "memory_write")!;
     const replacesArg = (write.inputSchema.properties as Record<string, { type?: string; maxItems?: number; description?: string }>).replaces!;
     assert.equal(replacesArg.type, "array");
     assert.equal(replacesArg.maxItems, 20);
     assert.match(replacesArg.description ?? "", /same scope/);
-    assert.ok((write.outputSchema?.properties as Record<string, unknown>).decidedBy, "decidedBy is in the output schema");
+    assert.ok((write.outputSchema?.properties as Record<string, unknown>).decided_by, "decided_by is in the output schema");
 
     const old = structured(await c.call("memory_write", { content: "The design reviews happen in room 4B.", type: "fact" }));
-    assert.equal(old.decidedBy, "rules");
+    assert.equal(old.decided_by, "rules");
     const shown = /\[id (\S+)\]/.exec(text(await c.call("memory_recall", { query: "Where do the design reviews happen?" })))?.[1];
     assert.equal(shown, old.id);
 
@@ -161,7 +161,7 @@ describe("mcp: tools over an in-memory transport", () => {
     const s = structured(r);
     assert.equal(s.action, "superseded");
     assert.deepEqual(s.supersedes, [old.id]);
-    assert.equal(s.decidedBy, "caller");
+    assert.equal(s.decided_by, "caller");
     assert.match(text(r), new RegExp(`Supersedes ${old.id} \\(decided by the caller\\)`));
     assert.equal((await c.engine.get(old.id)).status, "superseded");
 
@@ -175,12 +175,12 @@ describe("mcp: tools over an in-memory transport", () => {
     await c.call("memory_write", { content: "The user prefers dark mode in the API gateway dashboard.", type: "preference" });
     const r = await c.call("memory_recall", { query: "API gateway port", k: 5 });
     const s = structured(r);
-    assert.equal(s.usedFallback, false);
+    assert.equal(s.used_fallback, false);
     assert.equal(s.scope, "project:test");
     assert.equal(s.memories[0].id, w.id);
     assert.equal(s.memories[0].layer, "L3");
-    for (const key of ["relevance", "confidence", "timeDecay", "accessBoost"]) assert.equal(typeof s.memories[0].factors[key], "number", key);
-    assert.equal(s.memories[0].createdAt, new Date(T0).toISOString());
+    for (const key of ["relevance", "confidence", "time_decay", "access_boost"]) assert.equal(typeof s.memories[0].factors[key], "number", key);
+    assert.equal(s.memories[0].created_at, new Date(T0).toISOString());
     assert.equal(text(r), s.text);
     assert.match(text(r), /port 8443/);
 
@@ -192,7 +192,7 @@ describe("mcp: tools over an in-memory transport", () => {
   it("memory_recall says when the L0 fallback answered, and nothing for an irrelevant query", async () => {
     await c.call("memory_ingest", { user: "Is the staging database still on Postgres 14?" });
     const s = structured(await c.call("memory_recall", { query: "staging database Postgres version" }));
-    assert.equal(s.usedFallback, true);
+    assert.equal(s.used_fallback, true);
     assert.equal(s.memories[0].layer, "L0");
     assert.equal(s.memories[0].type, null);
     const none = await c.call("memory_recall", { query: "favourite pizza topping" });
@@ -202,18 +202,48 @@ describe("mcp: tools over an in-memory transport", () => {
 
   it("memory_ingest returns the L0 id and the extraction decisions", async () => {
     const r = await c.call("memory_ingest", { user: "I prefer tabs.", assistant: "Noted.", session_id: "s-1" });
-    const s = structured(r);
-    assert.equal(typeof s.turnId, "string");
+    const all = structured(r);
+    assert.equal(all.turns.length, 1);
+    const s = all.turns[0];
+    assert.equal(all.turn_id, s.turn_id);
+    assert.equal(typeof s.turn_id, "string");
     assert.equal(s.extractor, "rules");
-    assert.equal(s.fallbackReason, null);
+    assert.equal(s.fallback_reason, null);
     assert.equal(s.items.length, 1);
     assert.equal(s.items[0].action, "added");
     assert.equal(s.items[0].type, "preference");
     assert.match(s.items[0].content, /tabs/);
-    assert.match(text(r), new RegExp(`Logged turn ${s.turnId}`));
+    assert.match(text(r), new RegExp(`Logged turn ${s.turn_id}`));
     assert.equal((await c.engine.get(s.items[0].id)).sessionId, "s-1");
     const chat = structured(await c.call("memory_ingest", { user: "Hi there, thanks!" }));
-    assert.deepEqual(chat.items, []);
+    assert.deepEqual(chat.turns[0].items, []);
+  });
+
+  it("memory_ingest takes several turns in order: a later one sees the earlier, every one is logged", async () => {
+    const r = structured(
+      await c.call("memory_ingest", {
+        session_id: "s-2",
+        turns: [
+          { user: "Our CI runs on Jenkins.", assistant: "Got it." },
+          { user: "Thanks!" },
+          { user: "We moved CI from Jenkins to Buildkite last week." },
+        ],
+      }),
+    );
+    assert.equal(r.turns.length, 3);
+    assert.equal(r.turn_id, undefined, "turn_id is for a single turn");
+    assert.ok(r.turns.every((t: { turn_id: string | null }) => typeof t.turn_id === "string"));
+    assert.equal(new Set(r.turns.map((t: { turn_id: string }) => t.turn_id)).size, 3);
+    assert.deepEqual(r.turns[1].items, []);
+    const first = r.turns[0].items[0];
+    const last = r.turns[2].items[0];
+    assert.equal(first.action, "added");
+    assert.equal(last.action, "superseded", JSON.stringify(last));
+    assert.deepEqual(last.supersedes, [first.id]);
+    const both = await c.call("memory_ingest", { user: "x y z", turns: [{ user: "a b c" }] });
+    assert.match(text(both), /^INVALID_INPUT: memory_ingest: give user \(one turn\) or turns/);
+    const neither = await c.call("memory_ingest", {});
+    assert.match(text(neither), /^INVALID_INPUT: .*field|^INVALID_INPUT: memory_ingest/);
   });
 
   it("memory_forget forgets by id and by match, and refuses an empty request", async () => {
@@ -241,7 +271,7 @@ describe("mcp: tools over an in-memory transport", () => {
     }
     const r = await c.call("memory_summarize", { subject: "billing api", type: "fact", since: "2026-03-01", until: "2026-03-31T23:59:59Z" });
     const s = structured(r);
-    assert.deepEqual([...s.sourceIds].sort(), [...ids].sort());
+    assert.deepEqual([...s.source_ids].sort(), [...ids].sort());
     assert.match(s.summary, /cents/);
     assert.equal(s.proposal, null);
     assert.match(text(r), /Sources: /);
@@ -251,7 +281,7 @@ describe("mcp: tools over an in-memory transport", () => {
     assert.deepEqual((await c.engine.listProposals()).map((x) => x.id), [p.proposal.id]);
 
     const empty = await c.call("memory_summarize", { subject: "billing api", since: "2027-01-01" });
-    assert.deepEqual(structured(empty).sourceIds, []);
+    assert.deepEqual(structured(empty).source_ids, []);
     assert.match(text(empty), /Nothing to summarize/);
   });
 
@@ -288,16 +318,16 @@ describe("mcp: tools over an in-memory transport", () => {
 });
 
 describe("mcp: error mapping and definitions without a transport", () => {
-  it("toolError renders HindsightError as CODE: message and anything else as INTERNAL_ERROR", () => {
+  it("toolError renders HindsightError as CODE: message and anything else as INTERNAL", () => {
     assert.deepEqual(toolError(new HindsightError("NOT_FOUND", "no memory with id x")), { isError: true, content: [{ type: "text", text: "NOT_FOUND: no memory with id x" }] });
-    assert.equal(toolError(new Error("boom")).content[0]!.text, "INTERNAL_ERROR: boom");
+    assert.equal(toolError(new Error("boom")).content[0]!.text, "INTERNAL: boom");
   });
 
   it("callTool turns a throwing engine into a tool error", async () => {
     const engine = { write: async () => Promise.reject(new TypeError("store exploded")) } as unknown as MemoryEngine;
     const r = await callTool(memoryWriteTool, engine, { content: "x" });
     assert.equal(r.isError, true);
-    assert.equal((r.content[0] as { text: string }).text, "INTERNAL_ERROR: store exploded");
+    assert.equal((r.content[0] as { text: string }).text, "INTERNAL: store exploded");
   });
 });
 

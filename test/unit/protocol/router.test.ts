@@ -187,7 +187,7 @@ describe("protocol: SidebarRouter over the REST API", function () {
       const malformed = await h.call("tests.run", { suiteId: bad });
       assert.ok(!malformed.ok && malformed.error.code === "CASES_INVALID" && typeof malformed.error.field === "string", JSON.stringify(malformed));
       const gone = await h.call("tests.run", { suiteId: join(dir, "moved.json") });
-      assert.ok(!gone.ok && gone.error.code === "NOT_FOUND" && gone.error.field === "suiteId");
+      assert.ok(!gone.ok && gone.error.code === "NOT_FOUND" && gone.error.field === "suite_id");
       const got = (await h.ok("tests.get", {})) as { last: { label: string }; history: unknown[] };
       assert.equal(got.last.label, "good.json");
       assert.equal(got.history.length, 1);

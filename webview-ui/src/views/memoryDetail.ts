@@ -43,6 +43,7 @@ export class HsMemoryDetail extends LightElement {
   declare notice: string | null;
   declare editing: boolean;
   declare busy: boolean;
+  /** An error about one input, keyed by the field as errors name it (the wire spelling: "valid_until"). */
   declare fieldError: { field: string; message: string } | null;
 
   constructor() {
@@ -139,7 +140,7 @@ export class HsMemoryDetail extends LightElement {
         : `Saved (${result.changed.join(", ") || "no change"}).`;
       await this.load();
     } catch (err) {
-      if (err instanceof RpcError && err.field) this.fieldError = { field: err.field.replace(/^patch\./, "").replace("valid_until", "validUntil"), message: err.message };
+      if (err instanceof RpcError && err.field) this.fieldError = { field: err.field.replace(/^patch\./, ""), message: err.message };
       else this.error = (err as Error).message;
     } finally {
       this.busy = false;
@@ -186,8 +187,8 @@ export class HsMemoryDetail extends LightElement {
         </div>
       </div>
       <vscode-label for="edit-valid">Valid until (empty: no end)</vscode-label>
-      <vscode-textfield id="edit-valid" type="date" .value=${isoDay(m.validUntil)} ?invalid=${invalid("validUntil")}></vscode-textfield>
-      ${this.fieldMessage("validUntil")}
+      <vscode-textfield id="edit-valid" type="date" .value=${isoDay(m.validUntil)} ?invalid=${invalid("valid_until")}></vscode-textfield>
+      ${this.fieldMessage("valid_until")}
       <div class="button-row">
         <vscode-button class="save" icon="check" ?disabled=${this.busy} @click=${() => void this.save(m)}>Save</vscode-button>
         <vscode-button secondary class="cancel" @click=${() => (this.editing = false)}>Cancel</vscode-button>
