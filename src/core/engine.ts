@@ -31,7 +31,6 @@ import { scopeStats, type EngineStats } from "./ops/stats.js";
 import { RecallStats } from "./ops/recallStats.js";
 import type { CompressionProposal, ProposalStatus } from "./model/proposal.js";
 import { VectorCache } from "./model/vectorCache.js";
-import { groupCounts } from "./model/groupCounts.js";
 import type { Clock, Embedder, LlmClient, Logger, MemoryFilter, MemoryGroupCount, MemoryStore, ModelInfo, Reranker } from "./ports.js";
 import { AccessTracker } from "./recall/access.js";
 import { recallMemories } from "./recall/recall.js";
@@ -368,22 +367,17 @@ export class MemoryEngine implements MemoryApi {
 
   /**
    * A page of list() and how many memories match in all (paging UIs: the sidebar). `countOnly`: no
-   * memories, only the total (without `text` the store counts them without reading any).
+   * memories, only the total. The store filters (`text` included), orders and cuts the page.
    */
   async listPage(input: ListInput = {}, options: { countOnly?: boolean } = {}): Promise<{ memories: MemoryRecord[]; total: number }> {
     return this.listMatching(input, true, options.countOnly === true);
   }
 
-  /**
-   * How many memories match `input` (paging ignored) per layer and type, in one
-   * call: the sidebar's group view. Without `text` the store counts without reading any memory.
-   */
+  /** How many memories match `input` (paging ignored) per layer and type, in one call: the sidebar's group view. */
   async memoryGroups(input: ListInput = {}): Promise<MemoryGroupCount[]> {
     const p = parseInput(ListInputSchema, input, "list");
     const ctx = this.context();
-    const filter = this.listFilter(p, ctx);
-    if (!p.text) return ctx.store.countMemoryGroups(filter);
-    return groupCounts(matchingText(await ctx.store.listMemories(filter), p.text));
+    return ctx.store.countMemoryGroups(this.listFilter(p, ctx));
   }
 
   private listFilter(p: z.output<typeof ListInputSchema>, ctx: EngineContext): MemoryFilter {
@@ -393,6 +387,7 @@ export class MemoryEngine implements MemoryApi {
       ...(p.types ? { types: p.types } : {}),
       ...(p.layers ? { layers: p.layers } : {}),
       ...(p.includeExpired ? {} : { validAt: ctx.clock.now() }),
+      ...(p.text ? { text: p.text } : {}),
     };
   }
 
@@ -401,13 +396,9 @@ export class MemoryEngine implements MemoryApi {
     const ctx = this.context();
     const filter = this.listFilter(p, ctx);
     const page = { limit: p.limit ?? 1000, offset: p.offset ?? 0 };
-    if (!p.text && countOnly) return { memories: [], total: await ctx.store.countMemories(filter) };
-    if (!p.text) {
-      const [memories, total] = await Promise.all([ctx.store.listMemories(filter, page), withTotal ? ctx.store.countMemories(filter) : Promise.resolve(-1)]);
-      return { memories, total };
-    }
-    const matching = matchingText(await ctx.store.listMemories(filter), p.text);
-    return { memories: matching.slice(page.offset, page.offset + page.limit), total: matching.length };
+    if (countOnly) return { memories: [], total: await ctx.store.countMemories(filter) };
+    const [memories, total] = await Promise.all([ctx.store.listMemories(filter, page), withTotal ? ctx.store.countMemories(filter) : Promise.resolve(-1)]);
+    return { memories, total };
   }
 
   /**
@@ -517,10 +508,4 @@ async function warmReranker(reranker: Reranker | null, logger: Logger): Promise<
     logger.warn("the reranker could not be loaded; recall uses fused relevance", { reranker: reranker?.id, error: String(err) });
     return null;
   }
-}
-
-/** A list's `text`: in the content or the subject, case-insensitive. */
-function matchingText(memories: MemoryRecord[], text: string): MemoryRecord[] {
-  const needle = text.toLowerCase();
-  return memories.filter((m) => m.content.toLowerCase().includes(needle) || m.subject.toLowerCase().includes(needle));
 }
