@@ -26,6 +26,24 @@ runStoreContract(
 describe("LanceStore specifics", function () {
   this.timeout(60_000);
 
+  it("an update with the caller's vector stores that vector without reading the stored one back", async () => {
+    await withTempDir(async (dir) => {
+      const store = new LanceStore({ dir });
+      await store.open(MODEL);
+      try {
+        await store.putMemories([{ record: memoryRecord({ id: "m1", content: "one" }), vector: axis(FAKE_DIMENSION, 0) }]);
+        // A vector other than the stored one: only a store that used the given vector (not one read back) ends up with it.
+        const given = axis(FAKE_DIMENSION, 5);
+        await store.updateMemories([memoryRecord({ id: "m1", content: "one", accessCount: 1 })], new Map([["m1", given]]));
+        const [hit] = await store.searchMemoriesByVector(given, {}, 1);
+        assert.equal(hit!.record.accessCount, 1);
+        assert.ok(hit!.score > 0.999, `the given vector is stored (cosine ${hit!.score})`);
+      } finally {
+        await store.close();
+      }
+    });
+  });
+
   for (const optimizeEvery of [50, 3]) {
     it(`20 concurrent puts and updates all land (optimizeEvery ${optimizeEvery})`, async () => {
       await withTempDir(async (dir) => {
