@@ -548,34 +548,44 @@ export class QdrantStore implements MemoryStore {
 
   /**
    * The keyword half of hybrid recall. Qdrant's full-text index finds the points holding each query
-   * term (a filter, not a ranking), so the store ranks them by BM25 itself: document frequencies
-   * are exact counts within the filter, and candidates are read rarest term first up to
-   * `textCandidates`, so the best-scoring points are among them even when a common term matches thousands.
+   * term (a filter, not a ranking), so the store ranks them by BM25 itself, with document
+   * frequencies that are exact counts within the filter. Two counts come first: the points the
+   * filter admits, and those holding any query term. When the latter fit in `textCandidates` they
+   * are all read, and each term's frequency is counted among them: every point holding the term is
+   * there, so the count is exact and no per-term request is needed. Only past that cap is each term
+   * counted by Qdrant, and candidates are read rarest term first up to `textCandidates`, so the
+   * best-scoring points are among them even when a common term matches thousands.
    */
   private async textSearch<T>(kind: Kind, query: string, filter: QdrantFilter | undefined, limit: number): Promise<Array<Hit<T>>> {
-    const terms = queryText(query).split(" ").filter((t) => t !== "");
+    const terms = [...new Set(queryText(query).split(" ").filter((t) => t !== ""))];
     if (terms.length === 0 || limit <= 0) return [];
     const name = this.collection(kind);
-    const [total, ...dfs] = await Promise.all([this.count(name, filter), ...terms.map((t) => this.count(name, and(filter, { must: [termCondition(t)] })))]);
-    const present = terms.map((term, i) => ({ term, df: dfs[i] as number })).filter((t) => t.df > 0);
-    if (present.length === 0) return [];
+    const anyTerm = and(filter, anyTermFilter(terms));
+    const [total, holding] = await Promise.all([this.count(name, filter), this.count(name, anyTerm)]);
+    if (holding === 0) return [];
 
     const candidates = new Map<string | number, string[]>();
     const add = (points: PointOut[]) => {
       for (const p of points) candidates.set(p.id, String(p.payload?.fts ?? "").split(" ").filter((t) => t !== ""));
     };
-    if (present.reduce((s, t) => s + t.df, 0) <= this.textCandidates) {
-      add(await this.scrollAll(name, and(filter, anyTermFilter(present.map((t) => t.term))), ["fts"]));
+    let df: Map<string, number>;
+    if (holding <= this.textCandidates) {
+      add(await this.scrollAll(name, anyTerm, ["fts"]));
+      df = new Map(terms.map((t) => [t, 0]));
+      for (const tokens of candidates.values()) for (const t of new Set(tokens)) if (df.has(t)) df.set(t, (df.get(t) as number) + 1);
     } else {
-      for (const t of [...present].sort((a, b) => a.df - b.df)) {
+      const counts = await Promise.all(terms.map((t) => this.count(name, and(filter, { must: [termCondition(t)] }))));
+      df = new Map(terms.map((t, i) => [t, counts[i] as number]));
+      for (const [t] of [...df].sort((a, b) => a[1] - b[1])) {
         if (candidates.size >= this.textCandidates) break;
-        add(await this.scrollAll(name, and(filter, { must: [termCondition(t.term)] }), ["fts"], this.textCandidates));
+        add(await this.scrollAll(name, and(filter, { must: [termCondition(t)] }), ["fts"], this.textCandidates));
       }
     }
+    for (const [t, n] of df) if (n === 0) df.delete(t);
 
     const ranked = rankByBm25(
       [...candidates.entries()].map(([id, tokens]) => ({ id, tokens })),
-      new Map(present.map((t) => [t.term, t.df])),
+      df,
       total,
     ).slice(0, limit);
     if (ranked.length === 0) return [];
