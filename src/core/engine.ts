@@ -35,7 +35,7 @@ import type { Clock, Embedder, LlmClient, Logger, MemoryFilter, MemoryGroupCount
 import { AccessTracker } from "./recall/access.js";
 import { recallMemories } from "./recall/recall.js";
 import type { RecallResult } from "./recall/types.js";
-import type { CallOptions, MemoryApi, MemoryExplanation, MemoryLink } from "./memoryApi.js";
+import type { CallOptions, MemoryApi, MemoryExplanation, MemoryLink, ProposalWithSources } from "./memoryApi.js";
 import { ScopeQueue } from "./scopeQueue.js";
 import { parseInput } from "./validate.js";
 
@@ -57,7 +57,7 @@ export interface EngineDeps {
   timer?: () => number;
 }
 
-export type { CallOptions, MemoryApi, MemoryExplanation, MemoryLink } from "./memoryApi.js";
+export type { CallOptions, MemoryApi, MemoryExplanation, MemoryLink, ProposalWithSources } from "./memoryApi.js";
 
 /**
  * The memory engine: the only way to the store for everything above it (MCP, REST, extension,
@@ -262,6 +262,16 @@ export class MemoryEngine implements MemoryApi {
 
   async listProposals(options: { scope?: string; statuses?: ProposalStatus[] } = {}): Promise<CompressionProposal[]> {
     return this.context().store.listProposals({ scope: this.scopeOf(options.scope), ...(options.statuses ? { statuses: options.statuses } : {}) });
+  }
+
+  /** The review queue with every proposal's sources read in one store call (not one request per source memory). */
+  async listProposalsWithSources(options: { scope?: string; statuses?: ProposalStatus[] } = {}): Promise<ProposalWithSources[]> {
+    const proposals = await this.listProposals(options);
+    const ids = [...new Set(proposals.flatMap((p) => p.sourceIds))];
+    const found = ids.length > 0 ? await this.context().store.getMemories(ids) : [];
+    const byId = new Map(found.map((m) => [m.id, m]));
+    // A proposal's ids are data (an import may name anything): only memories of its own scope are shown.
+    return proposals.map((proposal) => ({ proposal, sources: proposal.sourceIds.flatMap((id) => (byId.get(id)?.scope === proposal.scope ? [byId.get(id) as MemoryRecord] : [])) }));
   }
 
   approveProposal(id: string, options: CallOptions = {}): Promise<CompressionProposal> {
