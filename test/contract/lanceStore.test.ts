@@ -26,6 +26,27 @@ runStoreContract(
 describe("LanceStore specifics", function () {
   this.timeout(60_000);
 
+  it("the audit log is compacted as it grows and still lists entries of one millisecond newest-appended first", async () => {
+    await withTempDir(async (dir) => {
+      const store = new LanceStore({ dir, optimizeEvery: 2 });
+      await store.open(MODEL);
+      try {
+        const ids = Array.from({ length: 7 }, (_, i) => `e${i}`);
+        for (const id of ids) await store.appendAudit({ id, at: 1000, actor: "t", operation: "write", scope: "project:a", memoryIds: [], turnIds: [], detail: id });
+        await store.close(); // waits for the queued compactions
+        const reopened = new LanceStore({ dir });
+        await reopened.open(MODEL);
+        const fragments = (await (reopened as unknown as { table(n: string): { stats(): Promise<{ fragmentStats: { numFragments: number } }> } }).table("audit").stats()).fragmentStats.numFragments;
+        assert.ok(fragments < 7, `compacted: ${fragments} fragments for 7 appends`);
+        assert.deepEqual((await reopened.listAudit()).map((e) => e.id), [...ids].reverse());
+        assert.deepEqual((await reopened.listAudit({ limit: 3, offset: 2 })).map((e) => e.id), ["e4", "e3", "e2"]);
+        await reopened.close();
+      } finally {
+        await store.close();
+      }
+    });
+  });
+
   it("an update with the caller's vector stores that vector without reading the stored one back", async () => {
     await withTempDir(async (dir) => {
       const store = new LanceStore({ dir });

@@ -68,6 +68,7 @@ export class LanceStore implements MemoryStore {
   private readonly optimizeEvery: number;
   private readonly vectorIndexMinRows: number;
   private metaWrites = 0;
+  private auditWrites = 0;
 
   constructor(private readonly options: LanceStoreOptions) {
     this.optimizeEvery = options.optimizeEvery ?? 50;
@@ -294,6 +295,11 @@ export class LanceStore implements MemoryStore {
     if (entries.length === 0) return;
     const t = this.table("audit");
     await this.mutate(() => retryConflicts(() => t.add(entries.map(auditToRow))));
+    // Each append is a fragment of its own, and every page of the log reads them all; no other upkeep compacts this table.
+    if (++this.auditWrites < this.optimizeEvery) return;
+    this.auditWrites = 0;
+    // Queued behind the append, not awaited: the write that logged is done.
+    void this.mutate(() => t.optimize({ cleanupOlderThan: new Date(Date.now() - KEEP_VERSIONS_MS) })).catch((err: unknown) => this.options.onMaintenanceError?.(err, "audit"));
   }
 
   /**
@@ -313,7 +319,7 @@ export class LanceStore implements MemoryStore {
     const last = (await times.toArray()).at(-1) as Row | undefined;
     if (last === undefined || typeof last.at !== "number") return [];
     const where = [scope, `at >= ${sqlNumber(last.at)}`].filter((w) => w !== "").join(" AND ");
-    const docs = (await this.scanTable(t, "audit", where)).reverse();
+    const docs = (await t.query().where(where).select(["id", "doc"]).toArray()).map((r) => docOf(r as Row, "audit")).reverse();
     docs.sort((a, b) => b.at - a.at);
     return docs.slice(offset, offset + limit);
   }
