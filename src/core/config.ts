@@ -109,6 +109,19 @@ export const EngineConfigSchema = z.object({
       extraction: z.enum(["rules", "verbatim"]).default("rules"),
       /** Index an answer with the question asked just before it in the same session. */
       sessionContext: z.boolean().default(true),
+      /** Only a question this recent is an answer's context: after half an hour of silence the next message starts another exchange. */
+      sessionContextWindowMs: z.number().int().min(0).default(30 * 60_000),
+      /**
+       * The closest memories by vector a new statement is compared with (every type): a topic's slot
+       * and its restatements are among the first few, and each one compared costs a relate() per write.
+       */
+      neighbourVectorHits: z.number().int().min(1).max(200).default(12),
+      /** Full-text hits added per text (CJK the model cannot read, an old value the statement names): they only add what the vector search missed, so fewer. */
+      neighbourTextHits: z.number().int().min(0).max(200).default(8),
+      /** How many of the closest memories the LLM sees: enough for the slot in question, few enough for one short call. */
+      llmNeighbours: z.number().int().min(1).max(50).default(4),
+      /** Memories guarded, embedded and stored per step of a bulk import: enough for batched embedding to pay off, few enough that a step's vectors stay small in memory. */
+      importBatch: z.number().int().min(1).max(10_000).default(256),
       /** Task state is working memory: without an explicit valid_until it expires after this many hours. */
       taskStateTtlHours: z.number().positive().max(24 * 365).default(72),
       /** The rule extractor's thresholds (write/extract.ts). Lengths are weighted: a CJK character counts three. */

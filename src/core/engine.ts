@@ -31,12 +31,11 @@ import { scopeStats, type EngineStats } from "./ops/stats.js";
 import { RecallStats } from "./ops/recallStats.js";
 import type { CompressionProposal, ProposalStatus } from "./model/proposal.js";
 import { VectorCache } from "./model/vectorCache.js";
-import { groupCounts } from "./model/groupCounts.js";
 import type { Clock, Embedder, LlmClient, Logger, MemoryFilter, MemoryGroupCount, MemoryStore, ModelInfo, Reranker } from "./ports.js";
 import { AccessTracker } from "./recall/access.js";
 import { recallMemories } from "./recall/recall.js";
 import type { RecallResult } from "./recall/types.js";
-import type { CallOptions, MemoryApi, MemoryExplanation, MemoryLink } from "./memoryApi.js";
+import type { CallOptions, MemoryApi, MemoryExplanation, MemoryLink, ProposalWithSources } from "./memoryApi.js";
 import { ScopeQueue } from "./scopeQueue.js";
 import { parseInput } from "./validate.js";
 
@@ -58,7 +57,7 @@ export interface EngineDeps {
   timer?: () => number;
 }
 
-export type { CallOptions, MemoryApi, MemoryExplanation, MemoryLink } from "./memoryApi.js";
+export type { CallOptions, MemoryApi, MemoryExplanation, MemoryLink, ProposalWithSources } from "./memoryApi.js";
 
 /**
  * The memory engine: the only way to the store for everything above it (MCP, REST, extension,
@@ -279,6 +278,16 @@ export class MemoryEngine implements MemoryApi {
     return this.context().store.listProposals({ scope: this.scopeOf(options.scope), ...(options.statuses ? { statuses: options.statuses } : {}) });
   }
 
+  /** The review queue with every proposal's sources read in one store call (not one request per source memory). */
+  async listProposalsWithSources(options: { scope?: string; statuses?: ProposalStatus[] } = {}): Promise<ProposalWithSources[]> {
+    const proposals = await this.listProposals(options);
+    const ids = [...new Set(proposals.flatMap((p) => p.sourceIds))];
+    const found = ids.length > 0 ? await this.context().store.getMemories(ids) : [];
+    const byId = new Map(found.map((m) => [m.id, m]));
+    // A proposal's ids are data (an import may name anything): only memories of its own scope are shown.
+    return proposals.map((proposal) => ({ proposal, sources: proposal.sourceIds.flatMap((id) => (byId.get(id)?.scope === proposal.scope ? [byId.get(id) as MemoryRecord] : [])) }));
+  }
+
   approveProposal(id: string, options: CallOptions = {}): Promise<CompressionProposal> {
     return this.mutations.run("all", () => approveProposal(this.context(options), id));
   }
@@ -382,22 +391,17 @@ export class MemoryEngine implements MemoryApi {
 
   /**
    * A page of list() and how many memories match in all (paging UIs: the sidebar). `countOnly`: no
-   * memories, only the total (without `text` the store counts them without reading any).
+   * memories, only the total. The store filters (`text` included), orders and cuts the page.
    */
   async listPage(input: ListInput = {}, options: { countOnly?: boolean } = {}): Promise<{ memories: MemoryRecord[]; total: number }> {
     return this.listMatching(input, true, options.countOnly === true);
   }
 
-  /**
-   * How many memories match `input` (paging ignored) per layer and type, in one
-   * call: the sidebar's group view. Without `text` the store counts without reading any memory.
-   */
+  /** How many memories match `input` (paging ignored) per layer and type, in one call: the sidebar's group view. */
   async memoryGroups(input: ListInput = {}): Promise<MemoryGroupCount[]> {
     const p = parseInput(ListInputSchema, input, "list");
     const ctx = this.context();
-    const filter = this.listFilter(p, ctx);
-    if (!p.text) return ctx.store.countMemoryGroups(filter);
-    return groupCounts(matchingText(await ctx.store.listMemories(filter), p.text));
+    return ctx.store.countMemoryGroups(this.listFilter(p, ctx));
   }
 
   private listFilter(p: z.output<typeof ListInputSchema>, ctx: EngineContext): MemoryFilter {
@@ -407,6 +411,7 @@ export class MemoryEngine implements MemoryApi {
       ...(p.types ? { types: p.types } : {}),
       ...(p.layers ? { layers: p.layers } : {}),
       ...(p.includeExpired ? {} : { validAt: ctx.clock.now() }),
+      ...(p.text ? { text: p.text } : {}),
     };
   }
 
@@ -415,13 +420,9 @@ export class MemoryEngine implements MemoryApi {
     const ctx = this.context();
     const filter = this.listFilter(p, ctx);
     const page = { limit: p.limit ?? 1000, offset: p.offset ?? 0 };
-    if (!p.text && countOnly) return { memories: [], total: await ctx.store.countMemories(filter) };
-    if (!p.text) {
-      const [memories, total] = await Promise.all([ctx.store.listMemories(filter, page), withTotal ? ctx.store.countMemories(filter) : Promise.resolve(-1)]);
-      return { memories, total };
-    }
-    const matching = matchingText(await ctx.store.listMemories(filter), p.text);
-    return { memories: matching.slice(page.offset, page.offset + page.limit), total: matching.length };
+    if (countOnly) return { memories: [], total: await ctx.store.countMemories(filter) };
+    const [memories, total] = await Promise.all([ctx.store.listMemories(filter, page), withTotal ? ctx.store.countMemories(filter) : Promise.resolve(-1)]);
+    return { memories, total };
   }
 
   /**
@@ -531,10 +532,4 @@ async function warmReranker(reranker: Reranker | null, logger: Logger): Promise<
     logger.warn("the reranker could not be loaded; recall uses fused relevance", { reranker: reranker?.id, error: String(err) });
     return null;
   }
-}
-
-/** A list's `text`: in the content or the subject, case-insensitive. */
-function matchingText(memories: MemoryRecord[], text: string): MemoryRecord[] {
-  const needle = text.toLowerCase();
-  return memories.filter((m) => m.content.toLowerCase().includes(needle) || m.subject.toLowerCase().includes(needle));
 }

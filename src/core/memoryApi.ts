@@ -22,6 +22,12 @@ export interface MemoryLink {
   memory: MemoryRecord;
 }
 
+/** A compression proposal with the memories it would compress, as the review view shows it. */
+export interface ProposalWithSources {
+  proposal: CompressionProposal;
+  sources: MemoryRecord[];
+}
+
 export interface MemoryExplanation {
   memory: MemoryRecord;
   turns: TurnRecord[];
@@ -62,6 +68,8 @@ export interface MemoryApi {
   stats(scope?: string): Promise<EngineStats>;
   exportJsonl(scope?: string): Promise<string>;
   listProposals(options?: { scope?: string; statuses?: ProposalStatus[] }): Promise<CompressionProposal[]>;
+  /** listProposals with each proposal's source memories (those still stored, in its order): the review view in one call. */
+  listProposalsWithSources(options?: { scope?: string; statuses?: ProposalStatus[] }): Promise<ProposalWithSources[]>;
   resolveIds(inputs: string[], options?: { scope?: string; kind?: IdKind; field?: string }): Promise<string[]>;
   /** Reads; with `propose` it also files a proposal (a write). */
   summarize(input: SummarizeInput, options?: CallOptions): Promise<SummarizeResult>;

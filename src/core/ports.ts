@@ -63,6 +63,12 @@ export interface MemoryFilter {
   /** Only memories still valid at this time (valid_until absent or later). */
   validAt?: number;
   sessionId?: string;
+  /**
+   * Content or subject holds this text, case-insensitive (a plain substring: no wildcards). Read by
+   * listMemories, countMemories and countMemoryGroups, so a filtered page and its total are cut in
+   * the store; searches ignore it. Empty: no condition.
+   */
+  text?: string;
 }
 
 export interface TurnFilter {
@@ -132,9 +138,14 @@ export interface MemoryStore {
   close(): Promise<void>;
 
   putMemories(items: Array<{ record: MemoryRecord; vector: Float32Array }>): Promise<void>;
-  /** Replaces metadata of existing memories; their vectors are kept. */
-  updateMemories(records: MemoryRecord[]): Promise<void>;
+  /**
+   * Replaces metadata of existing memories (unknown ids are skipped); their vectors are kept.
+   * `vectors` are the current vectors of some of them, by id, when the caller already holds them
+   * (a search hit carries its vector): a store that rewrites whole rows then need not read them back.
+   */
+  updateMemories(records: MemoryRecord[], vectors?: ReadonlyMap<string, Float32Array>): Promise<void>;
   getMemories(ids: string[]): Promise<MemoryRecord[]>;
+  /** In `listOrder` (newest created first, then by id), cut to the page by the store. */
   listMemories(filter: MemoryFilter, page?: Page): Promise<MemoryRecord[]>;
   countMemories(filter: MemoryFilter): Promise<number>;
   /** How many memories match, per layer and type (only groups with some): one call for a view that shows every group. */

@@ -26,6 +26,45 @@ runStoreContract(
 describe("LanceStore specifics", function () {
   this.timeout(60_000);
 
+  it("the audit log is compacted as it grows and still lists entries of one millisecond newest-appended first", async () => {
+    await withTempDir(async (dir) => {
+      const store = new LanceStore({ dir, optimizeEvery: 2 });
+      await store.open(MODEL);
+      try {
+        const ids = Array.from({ length: 7 }, (_, i) => `e${i}`);
+        for (const id of ids) await store.appendAudit({ id, at: 1000, actor: "t", operation: "write", scope: "project:a", memoryIds: [], turnIds: [], detail: id });
+        await store.close(); // waits for the queued compactions
+        const reopened = new LanceStore({ dir });
+        await reopened.open(MODEL);
+        const fragments = (await (reopened as unknown as { table(n: string): { stats(): Promise<{ fragmentStats: { numFragments: number } }> } }).table("audit").stats()).fragmentStats.numFragments;
+        assert.ok(fragments < 7, `compacted: ${fragments} fragments for 7 appends`);
+        assert.deepEqual((await reopened.listAudit()).map((e) => e.id), [...ids].reverse());
+        assert.deepEqual((await reopened.listAudit({ limit: 3, offset: 2 })).map((e) => e.id), ["e4", "e3", "e2"]);
+        await reopened.close();
+      } finally {
+        await store.close();
+      }
+    });
+  });
+
+  it("an update with the caller's vector stores that vector without reading the stored one back", async () => {
+    await withTempDir(async (dir) => {
+      const store = new LanceStore({ dir });
+      await store.open(MODEL);
+      try {
+        await store.putMemories([{ record: memoryRecord({ id: "m1", content: "one" }), vector: axis(FAKE_DIMENSION, 0) }]);
+        // A vector other than the stored one: only a store that used the given vector (not one read back) ends up with it.
+        const given = axis(FAKE_DIMENSION, 5);
+        await store.updateMemories([memoryRecord({ id: "m1", content: "one", accessCount: 1 })], new Map([["m1", given]]));
+        const [hit] = await store.searchMemoriesByVector(given, {}, 1);
+        assert.equal(hit!.record.accessCount, 1);
+        assert.ok(hit!.score > 0.999, `the given vector is stored (cosine ${hit!.score})`);
+      } finally {
+        await store.close();
+      }
+    });
+  });
+
   for (const optimizeEvery of [50, 3]) {
     it(`20 concurrent puts and updates all land (optimizeEvery ${optimizeEvery})`, async () => {
       await withTempDir(async (dir) => {

@@ -83,6 +83,25 @@ export function runStoreContract(name: string, makeStore: () => Promise<StoreHan
         assertSameVector(hit!.vector, v);
       });
 
+      it("update with the vectors the caller holds keeps them; a vector of an unknown id adds nothing", async () => {
+        const v1 = axis(D, 3);
+        const v2 = axis(D, 4);
+        await store.putMemories([
+          { record: memoryRecord({ id: "m1", content: "one" }), vector: v1 },
+          { record: memoryRecord({ id: "m2", content: "two" }), vector: v2 },
+        ]);
+        const one = memoryRecord({ id: "m1", content: "one", accessCount: 2 });
+        const two = memoryRecord({ id: "m2", content: "two", accessCount: 3 });
+        await store.updateMemories([one, two, memoryRecord({ id: "ghost" })], new Map([["m1", v1], ["ghost", v2]]));
+        assert.deepEqual(await store.getMemories(["m1", "m2", "ghost"]), [one, two]);
+        assert.equal(await store.countMemories({}), 2);
+        for (const [id, v] of [["m1", v1], ["m2", v2]] as const) {
+          const [hit] = await store.searchMemoriesByVector(v, {}, 1);
+          assert.equal(hit!.record.id, id);
+          assertSameVector(hit!.vector, v);
+        }
+      });
+
       it("update of an unknown id adds nothing", async () => {
         await store.updateMemories([memoryRecord({ id: "ghost" })]);
         await store.updateMemories([]);
@@ -125,6 +144,74 @@ export function runStoreContract(name: string, makeStore: () => Promise<StoreHan
         assert.deepEqual((await store.listMemories({}, { limit: 2, offset: 1 })).map((m) => m.id), ["m3", "m2"]);
         assert.deepEqual((await store.listMemories({}, { offset: 4 })).map((m) => m.id), ["m0"]);
         assert.deepEqual(await store.listMemories({}, { offset: 10 }), []);
+      });
+
+      it("memories created in the same millisecond list by id, and pages neither repeat nor skip one", async () => {
+        const ids = ["m-c", "m-a", "m-e", "m-b", "m-d"];
+        await store.putMemories(ids.map((id, i) => ({ record: memoryRecord({ id, createdAt: T0 }), vector: axis(D, i) })));
+        await store.putMemories([{ record: memoryRecord({ id: "m-z", createdAt: T0 + 1 }), vector: axis(D, 9) }]);
+        const all = ["m-z", "m-a", "m-b", "m-c", "m-d", "m-e"];
+        assert.deepEqual((await store.listMemories({})).map((m) => m.id), all);
+        const pages: string[] = [];
+        for (let offset = 0; offset < 6; offset += 2) pages.push(...(await store.listMemories({}, { limit: 2, offset })).map((m) => m.id));
+        assert.deepEqual(pages, all);
+      });
+
+      describe("text filter (case-insensitive substring of content or subject)", () => {
+        const records = [
+          memoryRecord({ id: "pct", content: "The discount is 100% for staff.", createdAt: T0 + 9 }),
+          memoryRecord({ id: "pct-no", content: "The discount is 100 percent for staff.", createdAt: T0 + 8 }),
+          memoryRecord({ id: "under", content: "Use snake_case for column names.", createdAt: T0 + 7 }),
+          memoryRecord({ id: "under-no", content: "Use snakeXcase for column names.", createdAt: T0 + 6 }),
+          memoryRecord({ id: "quote", content: "It's the team's call; say \"done\" at C:\\temp.", createdAt: T0 + 5 }),
+          memoryRecord({ id: "zh", content: "我们的主数据库是PostgreSQL 16。", createdAt: T0 + 4 }),
+          memoryRecord({ id: "subj", subject: "Deploy Target", content: "Fly.io in Frankfurt.", createdAt: T0 + 3 }),
+          memoryRecord({ id: "upper", content: "DEPLOY only on Tuesdays.", createdAt: T0 + 3, layer: "L2", type: "event" }),
+          memoryRecord({ id: "ctx", content: "The answer is yes.", context: "Do we deploy to zebra hosts?", createdAt: T0 + 2 }),
+          memoryRecord({ id: "other", scope: "project:b", content: "We deploy elsewhere 100%.", createdAt: T0 + 1 }),
+          memoryRecord({ id: "gone", content: "Deploy to Heroku.", status: "superseded", createdAt: T0 }),
+        ];
+        beforeEach(async () => {
+          await store.putMemories(records.map((record, i) => ({ record, vector: axis(D, i) })));
+        });
+        const ids = async (text: string, filter: Parameters<MemoryStore["listMemories"]>[0] = { scope: "project:a" }) => (await store.listMemories({ ...filter, text })).map((m) => m.id);
+
+        it("treats %, _, quotes, backslashes and Chinese as plain characters", async () => {
+          assert.deepEqual(await ids("100%"), ["pct"]);
+          assert.deepEqual(await ids("snake_case"), ["under"]);
+          assert.deepEqual(await ids("team's"), ["quote"]);
+          assert.deepEqual(await ids("say \"done\""), ["quote"]);
+          assert.deepEqual(await ids("c:\\temp"), ["quote"]);
+          assert.deepEqual(await ids("数据库"), ["zh"]);
+          assert.deepEqual(await ids("postgresql 16。"), ["zh"]);
+          assert.deepEqual(await ids(".*"), [], "no regular expression either");
+        });
+
+        it("matches content or subject in any case, never another field", async () => {
+          assert.deepEqual(await ids("deploy"), ["subj", "upper", "gone"], "newest first; `ctx` has it only in its context");
+          assert.deepEqual(await ids("deploy", { scope: "project:a", statuses: ["active"] }), ["subj", "upper"]);
+          assert.deepEqual(await ids("DePlOy TaRgEt"), ["subj"]);
+          assert.deepEqual(await ids("zebra"), [], "context is not listed text");
+          assert.deepEqual(await ids("project:a"), [], "nor the scope");
+          assert.deepEqual(await ids("superseded"), [], "nor the status");
+          assert.deepEqual(await ids("general"), records.filter((r) => r.scope === "project:a" && r.subject === "general").map((r) => r.id), "the default subject");
+          assert.deepEqual(await ids('","'), [], "a needle cannot span two fields of the stored document");
+          assert.deepEqual(await ids("100%", {}), ["pct", "other"]);
+        });
+
+        it("pages and counts after filtering, with the same total as the list", async () => {
+          const filter = { scope: "project:a", text: "DEPLOY" };
+          assert.deepEqual((await store.listMemories(filter, { limit: 1, offset: 1 })).map((m) => m.id), ["upper"]);
+          assert.deepEqual((await store.listMemories(filter, { limit: 5, offset: 2 })).map((m) => m.id), ["gone"]);
+          assert.equal(await store.countMemories(filter), 3);
+          assert.equal(await store.countMemories({ ...filter, statuses: ["active"] }), 2);
+          assert.equal(await store.countMemories({ scope: "project:a", text: "kubernetes" }), 0);
+          assert.equal(await store.countMemories({ scope: "project:a", text: "" }), 10, "an empty text is no condition");
+          assert.deepEqual(await store.countMemoryGroups({ ...filter, statuses: ["active"] }), [
+            { layer: "L2", type: "event", count: 1 },
+            { layer: "L3", type: "fact", count: 1 },
+          ]);
+        });
       });
 
       it("count applies the same filter as list", async () => {
@@ -292,6 +379,19 @@ export function runStoreContract(name: string, makeStore: () => Promise<StoreHan
         assert.deepEqual((await store.listAudit({ scope: "project:a" })).map((e) => e.id), ["e1"]);
         assert.deepEqual((await store.listAudit({ limit: 1 })).map((e) => e.id), ["e3"]);
         assert.deepEqual((await store.listAudit({ limit: 1, offset: 1 })).map((e) => e.id), ["e2"]);
+      });
+
+      it("entries of the same millisecond: newest appended first, and pages cut the same order", async () => {
+        await store.appendAudit(auditEntry({ id: "old", at: T0 - 1 }));
+        for (const id of ["s1", "s2"]) await store.appendAudit(auditEntry({ id, at: T0 }));
+        await store.appendAudit(auditEntry({ id: "s3", at: T0 }), auditEntry({ id: "s4", at: T0 }));
+        await store.appendAudit(auditEntry({ id: "s5", at: T0 }));
+        const all = ["s5", "s4", "s3", "s2", "s1", "old"];
+        assert.deepEqual((await store.listAudit()).map((e) => e.id), all);
+        const pages: string[] = [];
+        for (let offset = 0; offset < 6; offset += 2) pages.push(...(await store.listAudit({ limit: 2, offset })).map((e) => e.id));
+        assert.deepEqual(pages, all);
+        assert.deepEqual((await store.listAudit({ limit: 2, offset: 10 })).map((e) => e.id), []);
       });
     });
 

@@ -139,6 +139,46 @@ describe("QdrantStore against the FAKE Qdrant REST endpoints (catches translatio
       }
     });
 
+    it("keyword search asks for two counts whatever the number of query terms, while the matches fit the candidate cap", async () => {
+      const store = new QdrantStore({ url, prefix: prefix() });
+      await store.open(MODEL);
+      try {
+        const records = [
+          memoryRecord({ id: "redis", content: "Redis cluster runs the job queue for workers." }),
+          memoryRecord({ id: "cache", content: "Redis is used for caching sessions." }),
+          memoryRecord({ id: "deploy", content: "Workers deploy to Fly.io in Frankfurt." }),
+          memoryRecord({ id: "tests", content: "Unit tests are written with Vitest." }),
+        ];
+        await store.putMemories(records.map((r) => ({ record: r, vector: fakeVector(r.content) })));
+        const counts = () => fake.calls.filter((c) => c === "POST /collections/{c}/points/count").length;
+        const before = counts();
+        const hits = await store.searchMemoriesByText("redis job queue workers frankfurt", { scope: "project:a" }, 10);
+        assert.deepEqual(hits.map((h) => h.record.id), ["redis", "deploy", "cache"]);
+        assert.equal(counts() - before, 2, "one count of the filter, one of the points holding any term (five terms used to be six counts)");
+        const none = counts();
+        assert.deepEqual(await store.searchMemoriesByText("kubernetes helm", { scope: "project:a" }, 10), []);
+        assert.equal(counts() - none, 2);
+      } finally {
+        await store.dropAll();
+      }
+    });
+
+    it("past the candidate cap each term is counted by Qdrant, to read the rarest term's points first", async () => {
+      const store = new QdrantStore({ url, prefix: prefix(), textCandidates: 2 });
+      await store.open(MODEL);
+      try {
+        const content = ["Redis runs the job queue.", "Redis caches sessions.", "The job queue retries jobs.", "Workers deploy to Frankfurt."];
+        await store.putMemories(content.map((c, i) => ({ record: memoryRecord({ id: `m${i}`, content: c }), vector: fakeVector(c) })));
+        const counts = () => fake.calls.filter((c) => c === "POST /collections/{c}/points/count").length;
+        const before = counts();
+        const hits = await store.searchMemoriesByText("redis frankfurt", {}, 10);
+        assert.equal(hits[0]!.record.id, "m3", "the rarest term's point is read first and ranks first");
+        assert.equal(counts() - before, 2 + 2, "the two counts, then one per term");
+      } finally {
+        await store.dropAll();
+      }
+    });
+
     it("an unreachable Qdrant is STORE_ERROR naming the address", async () => {
       const store = new QdrantStore({ url: "http://127.0.0.1:9", prefix: prefix(), timeoutMs: 2000 });
       const err = await rejection(store.open(MODEL));

@@ -9,7 +9,22 @@ export function memoryMatches(m: MemoryRecord, f: MemoryFilter): boolean {
   if (f.layers && !f.layers.includes(m.layer)) return false;
   if (f.sessionId !== undefined && m.sessionId !== f.sessionId) return false;
   if (f.validAt !== undefined && m.validUntil !== null && m.validUntil <= f.validAt) return false;
+  if (f.text && !textMatches(m, f.text)) return false;
   return true;
+}
+
+/** A list's `text`: in the content or the subject, case-insensitive. */
+export function textMatches(m: Pick<MemoryRecord, "content" | "subject">, text: string): boolean {
+  const needle = text.toLowerCase();
+  return m.content.toLowerCase().includes(needle) || m.subject.toLowerCase().includes(needle);
+}
+
+/**
+ * The order of every memory listing: newest created first; memories created in the same
+ * millisecond by id, so consecutive pages neither repeat nor skip one.
+ */
+export function listOrder(a: Pick<MemoryRecord, "createdAt" | "id">, b: Pick<MemoryRecord, "createdAt" | "id">): number {
+  return b.createdAt - a.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }
 
 export function turnMatches(t: TurnRecord, f: TurnFilter): boolean {

@@ -21,8 +21,6 @@ export interface IngestResult {
   results: WriteResult[];
 }
 
-const CONTEXT_WINDOW_MS = 30 * 60_000;
-
 function sessionKey(scope: string, sessionId: string | null): string {
   return `${scope}\u0000${sessionId ?? ""}`;
 }
@@ -31,8 +29,8 @@ function sessionKey(scope: string, sessionId: string | null): string {
  * The question the previous message of this session asked, if any: "Researching adoption agencies"
  * answers "What are your plans for the summer?" and is only found through it.
  */
-function questionIn(last: Heard | null, now: number): string | null {
-  if (!last || now - last.at > CONTEXT_WINDOW_MS) return null;
+function questionIn(last: Heard | null, now: number, windowMs: number): string | null {
+  if (!last || now - last.at > windowMs) return null;
   const questions = splitSentences(last.text).filter((s) => /[?？]\s*$/.test(s));
   return questions.length > 0 ? questions.slice(-2).join(" ") : null;
 }
@@ -89,7 +87,7 @@ export async function prepareTurn(ctx: EngineContext, params: IngestParams, scop
         ? { operation: "quarantine" as const, detail: `${injection.reason}; raw turn kept out of recall` }
         : null;
 
-    const context = ctx.config.write.sessionContext ? questionIn(await place.before, now) : null;
+    const context = ctx.config.write.sessionContext ? questionIn(await place.before, now, ctx.config.write.sessionContextWindowMs) : null;
     const { items, extractor, fallbackReason } = await extract(ctx, verdict, turn, context);
     const writes = await Promise.all(
       items.map((item) =>

@@ -55,6 +55,12 @@ export class StagedWrites implements StagingStore {
   private memories = new StagedRows<MemoryRecord>();
   private turns = new StagedRows<TurnRecord>();
   private readonly audits: AuditEntry[] = [];
+  /**
+   * Stored vectors this batch has seen (search hits carry them), by id: a memory the batch changes
+   * is usually one a search found, and its vector goes with the update so the store need not read it
+   * back. Vectors of stored rows do not change within a batch, so a rollback leaves them.
+   */
+  private readonly storedVectors = new Map<string, Float32Array>();
 
   constructor(private readonly store: MemoryStore) {}
 
@@ -70,13 +76,13 @@ export class StagedWrites implements StagingStore {
   }
 
   async searchMemoriesByVector(vector: Float32Array, filter: MemoryFilter, limit: number): Promise<Array<Hit<MemoryRecord>>> {
-    const stored = this.overlay(await this.store.searchMemoriesByVector(vector, filter, limit + this.memories.changed.size), filter);
+    const stored = this.overlay(this.seen(await this.store.searchMemoriesByVector(vector, filter, limit + this.memories.changed.size)), filter);
     const staged = [...this.memories.fresh.values()].filter((a) => memoryMatches(a.record, filter)).map((a) => ({ record: a.record, vector: a.vector, score: cosine(vector, a.vector) }));
     return [...stored, ...staged].sort((a, b) => b.score - a.score).slice(0, limit);
   }
 
   async searchMemoriesByText(query: string, filter: MemoryFilter, limit: number): Promise<Array<Hit<MemoryRecord>>> {
-    const stored = this.overlay(await this.store.searchMemoriesByText(query, filter, limit + this.memories.changed.size), filter).slice(0, limit);
+    const stored = this.overlay(this.seen(await this.store.searchMemoriesByText(query, filter, limit + this.memories.changed.size)), filter).slice(0, limit);
     const words = new Set(contentTokens(query));
     const staged = [...this.memories.fresh.values()]
       .filter((a) => memoryMatches(a.record, filter) && contentTokens(searchText(a.record)).some((w) => words.has(w)))
@@ -97,7 +103,8 @@ export class StagedWrites implements StagingStore {
     this.memories.put(items);
   }
 
-  async updateMemories(records: MemoryRecord[]): Promise<void> {
+  async updateMemories(records: MemoryRecord[], vectors?: ReadonlyMap<string, Float32Array>): Promise<void> {
+    for (const [id, v] of vectors ?? []) this.storedVectors.set(id, v);
     this.memories.update(records);
   }
 
@@ -122,9 +129,18 @@ export class StagedWrites implements StagingStore {
   async commit(onAuditError: (err: unknown) => void): Promise<void> {
     if (this.turns.fresh.size > 0) await this.store.putTurns([...this.turns.fresh.values()]);
     if (this.memories.fresh.size > 0) await this.store.putMemories([...this.memories.fresh.values()]);
-    if (this.memories.changed.size > 0) await this.store.updateMemories([...this.memories.changed.values()]);
+    if (this.memories.changed.size > 0) {
+      const changed = [...this.memories.changed.values()];
+      const vectors = new Map(changed.flatMap((m) => (this.storedVectors.has(m.id) ? [[m.id, this.storedVectors.get(m.id) as Float32Array] as const] : [])));
+      await this.store.updateMemories(changed, vectors);
+    }
     if (this.turns.changed.size > 0) await this.store.updateTurns([...this.turns.changed.values()]);
     if (this.audits.length > 0) await this.store.appendAudit(...this.audits).catch(onAuditError);
+  }
+
+  private seen(hits: Array<Hit<MemoryRecord>>): Array<Hit<MemoryRecord>> {
+    for (const h of hits) this.storedVectors.set(h.record.id, h.vector);
+    return hits;
   }
 
   /** Store hits with the batch's changes applied: a memory the batch superseded no longer matches an "active" filter. */

@@ -80,11 +80,11 @@ function chooseLayer(type: MemoryType, confidence: number, l3Min: number): Layer
  */
 async function neighbours(ctx: WriteContext, req: { scope: string; content: string }, vector: Float32Array, now: number, olds: string[][], t: Thresholds) {
   const filter = { scope: req.scope, statuses: ["active" as const], validAt: now };
-  const byVector = await ctx.store.searchMemoriesByVector(vector, filter, 12);
+  const byVector = await ctx.store.searchMemoriesByVector(vector, filter, ctx.config.write.neighbourVectorHits);
   const found = new Map<string, Hit<MemoryRecord>>(byVector.map((h) => [h.record.id, h]));
   const texts = [...(unreadable(req.content, t) ? [req.content] : []), ...olds.map((v) => v.join(" "))];
   for (const text of texts) {
-    for (const h of await ctx.store.searchMemoriesByText(text, filter, 8)) if (!found.has(h.record.id)) found.set(h.record.id, h);
+    for (const h of await ctx.store.searchMemoriesByText(text, filter, ctx.config.write.neighbourTextHits)) if (!found.has(h.record.id)) found.set(h.record.id, h);
   }
   return [...found.values()];
 }
@@ -230,9 +230,6 @@ function asTaskState(ctx: WriteContext, record: MemoryRecord, req: WriteRequest,
   if (req.validUntil === undefined && record.validUntil === null) record.validUntil = defaultValidity(ctx, "task_state", now);
 }
 
-/** How many of the closest memories the LLM sees: enough for the slot in question, few enough for one short call. */
-const LLM_NEIGHBOURS = 4;
-
 /**
  * With an LLM configured it decides add / update / keep against the closest memories of the scope
  * (every type; those the rules related come first), in one call bounded by llmTimeoutMs. Nothing
@@ -246,7 +243,7 @@ async function judgeWithLlm(ctx: WriteContext, candidate: Candidate, nearby: Arr
     .map((hit) => ({ hit, similarity: pairSimilarity({ content: candidate.content, vector: candidate.vector }, { content: hit.record.content, vector: hit.vector }, t) }))
     .filter(({ hit, similarity }) => related.has(hit.record.id) || similarity >= t.namedValueTopic)
     .sort((a, b) => Number(related.has(b.hit.record.id)) - Number(related.has(a.hit.record.id)) || b.similarity - a.similarity)
-    .slice(0, LLM_NEIGHBOURS)
+    .slice(0, ctx.config.write.llmNeighbours)
     .map(({ hit }) => hit.record);
   if (closest.length === 0) return null;
   return llmDecide(llm, candidate.content, closest, ctx.config.write.llmTimeoutMs);
@@ -367,8 +364,9 @@ export async function importMemories(ctx: EngineContext, reqs: WriteRequest[]): 
   const now = ctx.clock.now();
   let imported = 0;
   let refused = 0;
-  for (let i = 0; i < reqs.length; i += 256) {
-    const slice = reqs.slice(i, i + 256);
+  const step = ctx.config.write.importBatch;
+  for (let i = 0; i < reqs.length; i += step) {
+    const slice = reqs.slice(i, i + step);
     const verdicts = await Promise.all(slice.map((req) => guardWrite(req)));
     const batch = slice.flatMap((req, j) => {
       const verdict = verdicts[j] as Awaited<ReturnType<typeof guardWrite>>;

@@ -135,6 +135,11 @@ export class ScopedMemoryApi implements MemoryApi {
     return this.inner.listProposals(this.withScope(options));
   }
 
+  async listProposalsWithSources(options: { scope?: string; statuses?: ProposalStatus[] } = {}) {
+    this.need("read");
+    return this.inner.listProposalsWithSources(this.withScope(options));
+  }
+
   async resolveIds(inputs: string[], options: { scope?: string; kind?: IdKind; field?: string } = {}) {
     this.need("read");
     return this.inner.resolveIds(inputs, this.withScope(options));

@@ -9,10 +9,11 @@ import { searchText, type AuditEntry, type MemoryRecord, type TurnRecord } from 
 import { turnText } from "../../core/model/turnText.js";
 import type { CompressionProposal, ProposalStatus } from "../../core/model/proposal.js";
 import { groupCounts } from "../../core/model/groupCounts.js";
+import { listOrder } from "../../core/model/filter.js";
 import type { Hit, MemoryFilter, MemoryGroupCount, MemoryStore, ModelInfo, Page, RecallStatsRecord, TurnFilter } from "../../core/ports.js";
 import { queryText } from "../../core/text/tokens.js";
 import { embedInBatches } from "../embedInBatches.js";
-import { memoryWhere, sqlString, turnWhere } from "../filter.js";
+import { memoryWhere, sqlNumber, sqlString, turnWhere } from "../filter.js";
 import { auditSchema, memoriesSchema, metaSchema, proposalsSchema, turnsSchema, type DocTable, type StoredDocs } from "./schema.js";
 import { auditToRow, docOf, memoryToRow, metaValueOf, scoreOf, turnToRow, vectorOf, type Row } from "./rows.js";
 
@@ -42,6 +43,11 @@ const GENERATION_NAME = /^(memories|turns)(_[0-9a-f]{12})?$/;
 const KEEP_VERSIONS_MS = 10 * 60_000;
 
 const SMALL_TABLE_ROWS = 200;
+/** listOrder (core/model/filter.ts) in SQL: newest created first, then by id. */
+const LIST_ORDER: lancedb.ColumnOrdering[] = [
+  { columnName: "created_at", ascending: false, nullsFirst: false },
+  { columnName: "id", ascending: true, nullsFirst: false },
+];
 const RECALL_STATS_KEY = "recall_stats" as const;
 
 /**
@@ -62,6 +68,7 @@ export class LanceStore implements MemoryStore {
   private readonly optimizeEvery: number;
   private readonly vectorIndexMinRows: number;
   private metaWrites = 0;
+  private auditWrites = 0;
 
   constructor(private readonly options: LanceStoreOptions) {
     this.optimizeEvery = options.optimizeEvery ?? 50;
@@ -176,19 +183,28 @@ export class LanceStore implements MemoryStore {
     return this.upsert("memories", items.map((i) => memoryToRow(i.record, i.vector)));
   }
 
-  updateMemories(records: MemoryRecord[]): Promise<void> {
-    return this.updateKeepingVectors("memories", records, memoryToRow);
+  updateMemories(records: MemoryRecord[], vectors?: ReadonlyMap<string, Float32Array>): Promise<void> {
+    return this.updateKeepingVectors("memories", records, memoryToRow, vectors);
   }
 
   async getMemories(ids: string[]): Promise<MemoryRecord[]> {
     return this.getDocs("memories", ids);
   }
 
+  /**
+   * A page is found on the two sort columns alone (LanceDB filters, sorts and cuts), then only its
+   * rows' documents are read. A whole listing reads every document anyway and sorts them here
+   * (LanceDB 0.31 cannot plan an ordered scan that also reads the `doc` column after an indexed filter).
+   */
   async listMemories(filter: MemoryFilter, page: Page = {}): Promise<MemoryRecord[]> {
-    const docs = await this.scan("memories", memoryWhere(filter));
-    docs.sort((a, b) => b.createdAt - a.createdAt);
+    const where = memoryWhere(filter);
     const offset = page.offset ?? 0;
-    return docs.slice(offset, offset + (page.limit ?? docs.length));
+    if (page.limit === undefined) return (await this.scan("memories", where)).sort(listOrder).slice(offset);
+    if (page.limit <= 0) return [];
+    let q = this.table("memories").query().select(["id", "created_at"]).orderBy(LIST_ORDER).limit(page.limit);
+    if (offset > 0) q = q.offset(offset);
+    if (where) q = q.where(where);
+    return this.getDocs("memories", (await q.toArray()).map((r) => String(r.id)));
   }
 
   async countMemories(filter: MemoryFilter): Promise<number> {
@@ -279,16 +295,33 @@ export class LanceStore implements MemoryStore {
     if (entries.length === 0) return;
     const t = this.table("audit");
     await this.mutate(() => retryConflicts(() => t.add(entries.map(auditToRow))));
+    // Each append is a fragment of its own, and every page of the log reads them all; no other upkeep compacts this table.
+    if (++this.auditWrites < this.optimizeEvery) return;
+    this.auditWrites = 0;
+    // Queued behind the append, not awaited: the write that logged is done.
+    void this.mutate(() => t.optimize({ cleanupOlderThan: new Date(Date.now() - KEEP_VERSIONS_MS) })).catch((err: unknown) => this.options.onMaintenanceError?.(err, "audit"));
   }
 
+  /**
+   * The log only grows, so a page never reads it whole: LanceDB finds the time of the page's oldest
+   * entry from the `at` column, and only entries from that time on are read. Entries of one
+   * millisecond have no order column; scans return rows in append order, so reversing before a
+   * stable sort lists them newest-appended first.
+   */
   async listAudit(page: Page & { scope?: string } = {}): Promise<AuditEntry[]> {
-    let q = this.table("audit").query();
-    if (page.scope !== undefined) q = q.where(`scope = ${sqlString(page.scope)}`);
-    // Scans return rows in append order; reversing first keeps entries with the same time newest-appended first.
-    const docs = (await q.toArray()).map((r) => docOf(r as Row, "audit")).reverse();
-    docs.sort((a, b) => b.at - a.at);
     const offset = page.offset ?? 0;
-    return docs.slice(offset, offset + (page.limit ?? 100));
+    const limit = page.limit ?? 100;
+    if (limit <= 0) return [];
+    const t = this.table("audit");
+    const scope = page.scope !== undefined ? `scope = ${sqlString(page.scope)}` : "";
+    let times = t.query().select(["at"]).orderBy([{ columnName: "at", ascending: false, nullsFirst: false }]).limit(offset + limit);
+    if (scope) times = times.where(scope);
+    const last = (await times.toArray()).at(-1) as Row | undefined;
+    if (last === undefined || typeof last.at !== "number") return [];
+    const where = [scope, `at >= ${sqlNumber(last.at)}`].filter((w) => w !== "").join(" AND ");
+    const docs = (await t.query().where(where).select(["id", "doc"]).toArray()).map((r) => docOf(r as Row, "audit")).reverse();
+    docs.sort((a, b) => b.at - a.at);
+    return docs.slice(offset, offset + limit);
   }
 
   // ---- recall statistics ----
@@ -372,12 +405,26 @@ export class LanceStore implements MemoryStore {
 
   // ---- internals ----
 
-  /** Rewrites records that exist (missing ids are skipped) with the vectors they already have. */
-  private updateKeepingVectors<T extends { id: string }>(name: TableName, records: T[], toRow: (r: T, v: Float32Array) => Row): Promise<void> {
+  /**
+   * Rewrites records that exist (missing ids are skipped) with the vectors they already have: those
+   * the caller gave, the others read back. The merge only updates rows it matches, so a given vector
+   * of an id that is gone adds nothing.
+   */
+  private updateKeepingVectors<T extends { id: string }>(
+    name: TableName,
+    records: T[],
+    toRow: (r: T, v: Float32Array) => Row,
+    given: ReadonlyMap<string, Float32Array> = new Map(),
+  ): Promise<void> {
     if (records.length === 0) return Promise.resolve();
     return this.mutate(async () => {
-      const vectors = await this.vectorsOf(name, records.map((r) => r.id));
-      await this.mergeRows(name, records.filter((r) => vectors.has(r.id)).map((r) => toRow(r, vectors.get(r.id) as Float32Array)));
+      const missing = records.filter((r) => !given.has(r.id)).map((r) => r.id);
+      const read = missing.length > 0 ? await this.vectorsOf(name, missing) : new Map<string, Float32Array>();
+      const rows = records.flatMap((r) => {
+        const v = given.get(r.id) ?? read.get(r.id);
+        return v ? [toRow(r, v)] : [];
+      });
+      await this.mergeRows(name, rows, false);
     });
   }
 
@@ -391,10 +438,13 @@ export class LanceStore implements MemoryStore {
    * without the write being reported as failed. Small tables are refreshed at once (a row outside the
    * full-text index is scored on other statistics); a large table's upkeep is queued after the write.
    */
-  private async mergeRows(name: TableName, rows: Row[]): Promise<void> {
+  private async mergeRows(name: TableName, rows: Row[], insert = true): Promise<void> {
     if (rows.length === 0) return;
     const t = this.table(name);
-    await retryConflicts(() => t.mergeInsert("id").whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(rows));
+    await retryConflicts(() => {
+      const merge = t.mergeInsert("id").whenMatchedUpdateAll();
+      return (insert ? merge.whenNotMatchedInsertAll() : merge).execute(rows);
+    });
     this.mutations[name]++;
     if (!this.hasFts[name] || this.rowsSeen[name] < SMALL_TABLE_ROWS) await this.upkeep(name, false);
     else if (this.mutations[name] >= this.optimizeEvery) void this.queue.run(() => this.upkeep(name, false));

@@ -7,7 +7,7 @@ import { groupCounts } from "../../core/model/groupCounts.js";
 import type { Hit, MemoryFilter, MemoryGroupCount, MemoryStore, ModelInfo, Page, RecallStatsRecord, TurnFilter } from "../../core/ports.js";
 import { cosine } from "../../core/text/vector.js";
 import { contentTokens } from "../../core/text/tokens.js";
-import { memoryMatches, turnMatches } from "../../core/model/filter.js";
+import { listOrder, memoryMatches, turnMatches } from "../../core/model/filter.js";
 
 interface Row<T> {
   record: T;
@@ -43,10 +43,12 @@ export class InMemoryStore implements MemoryStore {
     for (const i of items) this.memories.set(i.record.id, { record: structuredClone(i.record), vector: i.vector });
   }
 
-  async updateMemories(records: MemoryRecord[]): Promise<void> {
+  async updateMemories(records: MemoryRecord[], vectors?: ReadonlyMap<string, Float32Array>): Promise<void> {
     for (const r of records) {
       const row = this.memories.get(r.id);
-      if (row) row.record = structuredClone(r);
+      if (!row) continue;
+      row.record = structuredClone(r);
+      row.vector = vectors?.get(r.id) ?? row.vector;
     }
   }
 
@@ -59,7 +61,7 @@ export class InMemoryStore implements MemoryStore {
 
   async listMemories(filter: MemoryFilter, page: Page = {}): Promise<MemoryRecord[]> {
     const all = [...this.memories.values()].map((r) => r.record).filter((m) => memoryMatches(m, filter));
-    all.sort((a, b) => b.createdAt - a.createdAt);
+    all.sort(listOrder);
     return all.slice(page.offset ?? 0, (page.offset ?? 0) + (page.limit ?? Number.MAX_SAFE_INTEGER)).map((m) => structuredClone(m));
   }
 

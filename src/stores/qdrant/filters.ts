@@ -28,6 +28,27 @@ export const MEMORY_KEYS = {
   terms: "fts",
 } as const;
 
+/** Lowercased content and subject of memory points, for a list's `text`; they must stay without a payload index (see listTextFilter). */
+export const LIST_TEXT_KEYS = { content: "content_lc", subject: "subject_lc" } as const;
+
+/**
+ * The points that may hold a list's `text`: Qdrant matches a string field that has no full-text
+ * index by plain, case-sensitive substring (`match.text` tokenises only an indexed field), so on the
+ * lowercased keys the match is exact and done by the server. Points written before those keys
+ * existed pass too, and the store checks their records itself (core/model/filter.ts textMatches)
+ * until an update rewrites their payload.
+ */
+export function listTextFilter(text: string): QdrantFilter {
+  const needle = text.toLowerCase();
+  return {
+    should: [
+      { key: LIST_TEXT_KEYS.content, match: { text: needle } },
+      { key: LIST_TEXT_KEYS.subject, match: { text: needle } },
+      { is_empty: { key: LIST_TEXT_KEYS.content } },
+    ],
+  };
+}
+
 /** Payload keys of L0 turn points. */
 export const TURN_KEYS = { scope: "scope", status: "status", at: "at", terms: "fts" } as const;
 

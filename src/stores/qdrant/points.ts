@@ -3,6 +3,7 @@ import type { AuditEntry, MemoryRecord, TurnRecord } from "../../core/model/memo
 import type { CompressionProposal } from "../../core/model/proposal.js";
 import type { ModelInfo } from "../../core/ports.js";
 import { memoryDocument, turnDocument } from "../documents.js";
+import { LIST_TEXT_KEYS } from "./filters.js";
 
 export type Payload = Record<string, unknown>;
 
@@ -46,9 +47,13 @@ export function collectionNames(prefix: string, model: ModelInfo | null): Collec
   };
 }
 
-/** The shared store document as payload (filter keys indexed, the record as JSON), plus the content for Qdrant's own tools. */
+/**
+ * The shared store document as payload (filter keys indexed, the record as JSON), plus the content
+ * for Qdrant's own tools, and content and subject lowercased for a list's `text` (filters.ts
+ * listTextFilter): never indexed, since Qdrant matches an unindexed string field by plain substring.
+ */
 export function memoryPayload(record: MemoryRecord): Payload {
-  return { ...memoryDocument(record), content: record.content };
+  return { ...memoryDocument(record), content: record.content, [LIST_TEXT_KEYS.content]: record.content.toLowerCase(), [LIST_TEXT_KEYS.subject]: record.subject.toLowerCase() };
 }
 
 export function turnPayload(record: TurnRecord): Payload {

@@ -7,7 +7,9 @@ import type { Hit, MemoryFilter, MemoryGroupCount, MemoryStore, ModelInfo, Page,
 import { Serial } from "../../core/serial.js";
 import { queryText } from "../../core/text/tokens.js";
 import { embedInBatches } from "../embedInBatches.js";
-import { and, anyTermFilter, memoryFilter, scopeStatusFilter, termCondition, turnFilter, type QdrantFilter } from "./filters.js";
+import { and, anyTermFilter, listTextFilter, MEMORY_KEYS, memoryFilter, scopeStatusFilter, termCondition, turnFilter, type QdrantFilter } from "./filters.js";
+import { groupCounts } from "../../core/model/groupCounts.js";
+import { listOrder, memoryMatches } from "../../core/model/filter.js";
 import { PAYLOAD_INDEXES } from "./indexes.js";
 import {
   auditPayload,
@@ -149,6 +151,7 @@ export class QdrantStore implements MemoryStore {
     return this.upsert("memories", items.map((i) => ({ id: i.record.id, vector: i.vector, payload: memoryPayload(i.record) })));
   }
 
+  /** Qdrant overwrites a point's payload in place and never reads its vector, so vectors the caller holds are not needed. */
   updateMemories(records: MemoryRecord[]): Promise<void> {
     return this.overwritePayloads("memories", records.map((r) => ({ id: r.id, payload: memoryPayload(r) })));
   }
@@ -158,16 +161,26 @@ export class QdrantStore implements MemoryStore {
   }
 
   async listMemories(filter: MemoryFilter, page: Page = {}): Promise<MemoryRecord[]> {
-    const docs = await this.listOrdered<MemoryRecord>(this.collection("memories"), memoryFilter(filter), "created_at", "desc", page);
-    return docs.sort((a, b) => b.createdAt - a.createdAt).slice(page.offset ?? 0, page.limit === undefined ? undefined : (page.offset ?? 0) + page.limit);
+    const offset = page.offset ?? 0;
+    const end = page.limit === undefined ? undefined : offset + page.limit;
+    if (filter.text) return (await this.withText(filter)).sort(listOrder).slice(offset, end);
+    const name = this.collection("memories");
+    const points =
+      end === undefined ? await this.scrollAll(name, memoryFilter(filter), ["doc"]) : await this.orderedTop(name, memoryFilter(filter), ["doc"], MEMORY_KEYS.createdAt, "desc", end);
+    return points.map((p) => docOf<MemoryRecord>(p.payload)).sort(listOrder).slice(offset, end);
   }
 
-  countMemories(filter: MemoryFilter): Promise<number> {
+  async countMemories(filter: MemoryFilter): Promise<number> {
+    if (filter.text) return (await this.withText(filter)).length;
     return this.count(this.collection("memories"), memoryFilter(filter));
   }
 
-  /** Qdrant counts exactly per filter: one count per layer and type the filter allows, all on the server. */
+  /**
+   * Qdrant counts exactly per filter: one count per layer and type the filter allows, all on the
+   * server. With a `text` the matching memories are read once and counted here instead.
+   */
   async countMemoryGroups(filter: MemoryFilter): Promise<MemoryGroupCount[]> {
+    if (filter.text) return groupCounts(await this.withText(filter));
     const groups = LAYERS.filter((l) => !filter.layers || filter.layers.includes(l)).flatMap((layer) =>
       MEMORY_TYPES.filter((t) => !filter.types || filter.types.includes(t)).map((type) => ({ layer, type })),
     );
@@ -248,7 +261,7 @@ export class QdrantStore implements MemoryStore {
     const offset = page.offset ?? 0;
     const limit = page.limit ?? 100;
     const filter = scopeStatusFilter(page.scope);
-    const points = await this.scroll(this.namesOpen().audit, filter, ["doc", "seq"], offset + limit, { key: "at", direction: "desc" });
+    const points = await this.orderedTop(this.namesOpen().audit, filter, ["doc", "seq"], "at", "desc", offset + limit);
     return points
       .map((p) => ({ entry: docOf<AuditEntry>(p.payload), seq: Number(p.payload?.seq ?? 0) }))
       .sort((a, b) => b.entry.at - a.entry.at || b.seq - a.seq)
@@ -497,6 +510,27 @@ export class QdrantStore implements MemoryStore {
     return points.map((p) => docOf<T>(p.payload));
   }
 
+  /**
+   * The first `n` points by one payload key (Qdrant orders and cuts), plus every other point with
+   * the same value as the last of them: order_by takes one key, so points tied at the cut are in no
+   * defined order, and the caller's tie-break (an id, a sequence) needs them all to cut the same page every time.
+   */
+  private async orderedTop(name: string, filter: QdrantFilter | undefined, payload: string[], key: string, direction: "asc" | "desc", n: number): Promise<PointOut[]> {
+    const top = await this.scroll(name, filter, [...payload, key], n, { key, direction });
+    const last = top.at(-1)?.payload?.[key];
+    if (top.length < n || typeof last !== "number") return top;
+    const tied = await this.scrollAll(name, and(filter, { must: [{ key, range: { gte: last, lte: last } }] }), [...payload, key]);
+    const seen = new Set(top.map((p) => String(p.id)));
+    return [...top, ...tied.filter((p) => !seen.has(String(p.id)))];
+  }
+
+  /** Memories matching a filter with a `text`: the server's substring match on the lowercased keys, then the exact check for points written before them. */
+  private async withText(filter: MemoryFilter): Promise<MemoryRecord[]> {
+    const { text, ...rest } = filter;
+    const points = await this.scrollAll(this.collection("memories"), and(memoryFilter(rest), listTextFilter(text ?? "")), ["doc"]);
+    return points.map((p) => docOf<MemoryRecord>(p.payload)).filter((m) => memoryMatches(m, filter));
+  }
+
   private async vectorSearch<T>(kind: Kind, vector: Float32Array, filter: QdrantFilter | undefined, limit: number): Promise<Array<Hit<T>>> {
     if (limit <= 0) return [];
     const name = this.collection(kind);
@@ -514,34 +548,44 @@ export class QdrantStore implements MemoryStore {
 
   /**
    * The keyword half of hybrid recall. Qdrant's full-text index finds the points holding each query
-   * term (a filter, not a ranking), so the store ranks them by BM25 itself: document frequencies
-   * are exact counts within the filter, and candidates are read rarest term first up to
-   * `textCandidates`, so the best-scoring points are among them even when a common term matches thousands.
+   * term (a filter, not a ranking), so the store ranks them by BM25 itself, with document
+   * frequencies that are exact counts within the filter. Two counts come first: the points the
+   * filter admits, and those holding any query term. When the latter fit in `textCandidates` they
+   * are all read, and each term's frequency is counted among them: every point holding the term is
+   * there, so the count is exact and no per-term request is needed. Only past that cap is each term
+   * counted by Qdrant, and candidates are read rarest term first up to `textCandidates`, so the
+   * best-scoring points are among them even when a common term matches thousands.
    */
   private async textSearch<T>(kind: Kind, query: string, filter: QdrantFilter | undefined, limit: number): Promise<Array<Hit<T>>> {
-    const terms = queryText(query).split(" ").filter((t) => t !== "");
+    const terms = [...new Set(queryText(query).split(" ").filter((t) => t !== ""))];
     if (terms.length === 0 || limit <= 0) return [];
     const name = this.collection(kind);
-    const [total, ...dfs] = await Promise.all([this.count(name, filter), ...terms.map((t) => this.count(name, and(filter, { must: [termCondition(t)] })))]);
-    const present = terms.map((term, i) => ({ term, df: dfs[i] as number })).filter((t) => t.df > 0);
-    if (present.length === 0) return [];
+    const anyTerm = and(filter, anyTermFilter(terms));
+    const [total, holding] = await Promise.all([this.count(name, filter), this.count(name, anyTerm)]);
+    if (holding === 0) return [];
 
     const candidates = new Map<string | number, string[]>();
     const add = (points: PointOut[]) => {
       for (const p of points) candidates.set(p.id, String(p.payload?.fts ?? "").split(" ").filter((t) => t !== ""));
     };
-    if (present.reduce((s, t) => s + t.df, 0) <= this.textCandidates) {
-      add(await this.scrollAll(name, and(filter, anyTermFilter(present.map((t) => t.term))), ["fts"]));
+    let df: Map<string, number>;
+    if (holding <= this.textCandidates) {
+      add(await this.scrollAll(name, anyTerm, ["fts"]));
+      df = new Map(terms.map((t) => [t, 0]));
+      for (const tokens of candidates.values()) for (const t of new Set(tokens)) if (df.has(t)) df.set(t, (df.get(t) as number) + 1);
     } else {
-      for (const t of [...present].sort((a, b) => a.df - b.df)) {
+      const counts = await Promise.all(terms.map((t) => this.count(name, and(filter, { must: [termCondition(t)] }))));
+      df = new Map(terms.map((t, i) => [t, counts[i] as number]));
+      for (const [t] of [...df].sort((a, b) => a[1] - b[1])) {
         if (candidates.size >= this.textCandidates) break;
-        add(await this.scrollAll(name, and(filter, { must: [termCondition(t.term)] }), ["fts"], this.textCandidates));
+        add(await this.scrollAll(name, and(filter, { must: [termCondition(t)] }), ["fts"], this.textCandidates));
       }
     }
+    for (const [t, n] of df) if (n === 0) df.delete(t);
 
     const ranked = rankByBm25(
       [...candidates.entries()].map(([id, tokens]) => ({ id, tokens })),
-      new Map(present.map((t) => [t.term, t.df])),
+      df,
       total,
     ).slice(0, limit);
     if (ranked.length === 0) return [];

@@ -3,7 +3,7 @@ import { resolveConfig } from "../../../src/core/config.js";
 import { MemoryEngine } from "../../../src/core/engine.js";
 import { HindsightError } from "../../../src/core/errors.js";
 import { InMemoryStore } from "../../../src/stores/memory/memoryStore.js";
-import { FakeEmbedder, FixedClock } from "../../helpers/fakes.js";
+import { FakeEmbedder, FixedClock, makeEngine } from "../../helpers/fakes.js";
 
 describe("config.resolveConfig", () => {
   it("fills every default from an empty input", () => {
@@ -38,8 +38,25 @@ describe("config.resolveConfig", () => {
         correctionWindowMs: w.correctionWindowMs,
         correctionSimilarityLexical: w.correctionSimilarityLexical,
         taskFrameSimilarity: w.taskFrameSimilarity,
+        neighbourVectorHits: w.neighbourVectorHits,
+        neighbourTextHits: w.neighbourTextHits,
+        llmNeighbours: w.llmNeighbours,
+        importBatch: w.importBatch,
+        sessionContextWindowMs: w.sessionContextWindowMs,
       },
-      { dedupSimilarityLexical: 0.8, restatementSimilarityLexical: 0.75, lexicalTopicWithCue: 0.5, correctionWindowMs: 15 * 60_000, correctionSimilarityLexical: 0.2, taskFrameSimilarity: 0.4 },
+      {
+        dedupSimilarityLexical: 0.8,
+        restatementSimilarityLexical: 0.75,
+        lexicalTopicWithCue: 0.5,
+        correctionWindowMs: 15 * 60_000,
+        correctionSimilarityLexical: 0.2,
+        taskFrameSimilarity: 0.4,
+        neighbourVectorHits: 12,
+        neighbourTextHits: 8,
+        llmNeighbours: 4,
+        importBatch: 256,
+        sessionContextWindowMs: 30 * 60_000,
+      },
     );
     assert.deepEqual(w.rules, {
       hedgedConfidence: 0.4,
@@ -87,5 +104,21 @@ describe("config.resolveConfig", () => {
       () => new MemoryEngine({ store: new InMemoryStore(), embedder: new FakeEmbedder(), clock: new FixedClock() }, { accessScale: 0 }),
       (err: unknown) => HindsightError.is(err, "INVALID_INPUT") && err.field === "accessScale",
     );
+  });
+});
+
+describe("write-path sizes from the config reach the writer", () => {
+  it("a bulk import stores importBatch memories per step", async () => {
+    const puts: number[] = [];
+    const store = new (class extends InMemoryStore {
+      override async putMemories(items: Parameters<InMemoryStore["putMemories"]>[0]): Promise<void> {
+        puts.push(items.length);
+        return super.putMemories(items);
+      }
+    })();
+    const { engine } = await makeEngine(store, { write: { importBatch: 2 } });
+    const result = await engine.importMemories(["Redis caches sessions.", "We deploy to Fly.io.", "Unit tests use Vitest.", "The gateway uses port 8443.", "Staging runs Postgres 16."].map((content) => ({ content })));
+    assert.equal(result.imported, 5);
+    assert.deepEqual(puts, [2, 2, 1]);
   });
 });
