@@ -179,6 +179,25 @@ describe("QdrantStore against the FAKE Qdrant REST endpoints (catches translatio
       }
     });
 
+    it("a stored document that does not match the record schema is a STORE_ERROR naming the collection, the point's record and the field", async () => {
+      const p = prefix();
+      const store = new QdrantStore({ url, prefix: p });
+      await store.open(MODEL);
+      try {
+        await store.putMemories([{ record: memoryRecord({ id: "m-bad", content: "Staging runs on Fly.io." }), vector: axis(FAKE_DIMENSION, 0) }]);
+        const name = [...fake.collections.keys()].find((n) => n.startsWith(`${p}_memories_`))!;
+        const point = [...fake.collections.get(name)!.points.values()][0]!;
+        const doc = JSON.parse(String(point.payload.doc)) as Record<string, unknown>;
+        point.payload.doc = JSON.stringify({ ...doc, confidence: "very" });
+        const err = await rejection(store.getMemories(["m-bad"]));
+        assert.ok(HindsightError.is(err, "STORE_ERROR"), String(err));
+        assert.deepEqual(err.details, { table: name, id: "m-bad", field: "doc.confidence" });
+        assert.match(err.message, /Qdrant collection/);
+      } finally {
+        await store.dropAll();
+      }
+    });
+
     it("an unreachable Qdrant is STORE_ERROR naming the address", async () => {
       const store = new QdrantStore({ url: "http://127.0.0.1:9", prefix: prefix(), timeoutMs: 2000 });
       const err = await rejection(store.open(MODEL));

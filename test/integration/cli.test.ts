@@ -52,7 +52,7 @@ describe("integration: the hindsight CLI", function () {
     const id = r.memories[0]!.id;
     assert.equal(id.slice(0, 8), short, "the short id is the first 8 characters of the id");
     assert.equal(r.memories[0]?.content, "The staging database runs Postgres 16.");
-    assert.deepEqual(Object.keys(r.memories[0]!.factors).sort(), ["accessBoost", "confidence", "relevance", "timeDecay"]);
+    assert.deepEqual(Object.keys(r.memories[0]!.factors).sort(), ["access_boost", "confidence", "relevance", "time_decay"]);
     assert.equal(r.text, `- [id ${id}] (fact, confidence 0.80) The staging database runs Postgres 16.`);
 
     const listed = await cli(["list", "--scope", "project:t"]);
@@ -95,9 +95,9 @@ describe("integration: the hindsight CLI", function () {
     assert.deepEqual(written.supersedes.map((x) => x.slice(0, 8)), [a, b]);
     assert.equal(written.decided_by, "caller");
     const all = await cli(["list", "--all", "--json", "--scope", "project:t"]);
-    const byId = new Map((JSON.parse(all.stdout) as Array<{ id: string; status: string; supersededBy: string | null }>).map((m) => [m.id.slice(0, 8), m]));
+    const byId = new Map((JSON.parse(all.stdout) as Array<{ id: string; status: string; superseded_by: string | null }>).map((m) => [m.id.slice(0, 8), m]));
     assert.equal(byId.get(a)?.status, "superseded");
-    assert.equal(byId.get(b)?.supersededBy, written.id);
+    assert.equal(byId.get(b)?.superseded_by, written.id);
     assert.equal(byId.get(written.id.slice(0, 8))?.status, "active");
     const text = await cli(["remember", "The weekly sync has a shared agenda doc.", "--replaces", written.id.slice(0, 5), "--scope", "project:t"]);
     assert.match(

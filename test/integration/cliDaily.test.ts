@@ -18,7 +18,7 @@ interface Row {
   status: string;
   content: string;
   supersedes: string[];
-  supersededBy: string | null;
+  superseded_by: string | null;
 }
 
 /** The daily use of the CLI (issue 15): judged ingest, ids a person can type back, forget that asks, copying a project. */
@@ -106,8 +106,8 @@ describe("integration: the hindsight CLI day to day", function () {
 
     const forgot = await cli(["forget", "--id", "abcd2", "--yes", "--json", "--scope", "project:t"]);
     assert.equal(forgot.code, 0, errors(forgot.stderr));
-    const result = JSON.parse(forgot.stdout) as { forgotten: number; ids: string[]; dryRun: boolean; memories: Array<{ content: string }> };
-    assert.deepEqual([result.forgotten, result.ids, result.dryRun, result.memories.map((m) => m.content)], [1, ["abcd2222-0000-4000-8000-000000000002"], false, ["Production runs on AWS."]]);
+    const result = JSON.parse(forgot.stdout) as { forgotten: number; ids: string[]; dry_run: boolean; memories: Array<{ content: string }> };
+    assert.deepEqual([result.forgotten, result.ids, result.dry_run, result.memories.map((m) => m.content)], [1, ["abcd2222-0000-4000-8000-000000000002"], false, ["Production runs on AWS."]]);
   });
 
   it("forget lists what it removes, refuses without a terminal or --yes, and asks on a terminal", async function () {
@@ -170,7 +170,7 @@ describe("integration: the hindsight CLI day to day", function () {
     const old = copy.find((m) => m.content === "The weekly sync is on Mondays.")!;
     const now = copy.find((m) => m.content === "The weekly sync moved to Tuesdays.")!;
     assert.equal(old.status, "superseded");
-    assert.equal(old.supersededBy, now.id, "the supersede link points at the copy");
+    assert.equal(old.superseded_by, now.id, "the supersede link points at the copy");
     assert.deepEqual(now.supersedes, [old.id]);
     assert.deepEqual(await rows("project:a"), original, "the source project is untouched");
     const recalled = JSON.parse((await cli(["recall", "When is the weekly sync?", "--json", "--scope", "project:b"])).stdout) as { memories: Array<{ id: string }> };

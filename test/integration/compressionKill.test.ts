@@ -14,12 +14,12 @@ const ROUNDS = 8;
 interface Proposal {
   id: string;
   status: string;
-  summaryId: string | null;
+  summary_id: string | null;
 }
 interface Memory {
   id: string;
   status: string;
-  compressedInto: string | null;
+  compressed_into: string | null;
   content: string;
 }
 
@@ -98,11 +98,11 @@ describe("integration: the owner killed with SIGKILL while it approves a compres
         if (answer === "answered") assert.equal(proposal.status, "approved", `round ${round}: an answered approval must stand`);
         if (proposal.status === "approved") {
           assert.equal(active.length, 1, `round ${round}: only the summary is active: ${JSON.stringify(active.map((m) => m.content))}`);
-          assert.equal(active[0]!.id, proposal.summaryId);
-          assert.equal(archived.filter((m) => m.compressedInto === proposal.summaryId).length, DEPLOYS, `round ${round}: originals not archived into the summary`);
+          assert.equal(active[0]!.id, proposal.summary_id);
+          assert.equal(archived.filter((m) => m.compressed_into === proposal.summary_id).length, DEPLOYS, `round ${round}: originals not archived into the summary`);
         } else {
           assert.equal(proposal.status, "pending", `round ${round}: ${proposal.status}`);
-          assert.equal(proposal.summaryId, null);
+          assert.equal(proposal.summary_id, null);
           assert.equal(active.length, DEPLOYS, `round ${round}: the originals are active and no summary is`);
           // And the approval can be made now.
           const again = await rest<{ proposal: Proposal }>(next, "POST", `/proposals/${proposalId}/approve`);

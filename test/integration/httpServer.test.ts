@@ -156,8 +156,8 @@ describe("integration: hindsight serve over HTTP (in-memory store, fake embedder
       assert.equal(w.json.decided_by, "caller");
       const gone = await http(base, "GET", `/api/v1/memories/${old.json.id}`, { token: TOKEN });
       assert.equal(gone.json.memory.status, "superseded");
-      assert.equal(gone.json.memory.supersededBy, w.json.id);
-      assert.equal(gone.json.memory.statusReason, "replaced by the caller");
+      assert.equal(gone.json.memory.superseded_by, w.json.id);
+      assert.equal(gone.json.memory.status_reason, "replaced by the caller");
       assert.equal((await http(base, "GET", `/api/v1/memories/${other.json.id}`, { token: TOKEN })).json.memory.status, "active");
       const again = await post({ content: "Invoices go out on the 2nd.", replaces: [old.json.id] });
       assertError(again, 400, "INVALID_INPUT", "replaces");
@@ -220,8 +220,8 @@ describe("integration: hindsight serve over HTTP (in-memory store, fake embedder
       assert.equal(s.json.by_type.preference, 1);
       assert.equal(s.json.by_layer.L3 + s.json.by_layer.L2, 3);
       assert.equal(s.json.recall.count, 1);
-      assert.equal(typeof s.json.recall.p50Ms, "number");
-      assert.equal(typeof s.json.recall.p95Ms, "number");
+      assert.equal(typeof s.json.recall.p50_ms, "number");
+      assert.equal(typeof s.json.recall.p95_ms, "number");
     });
 
     it("proposals: propose, list, approve, rollback, reject", async () => {
@@ -262,11 +262,11 @@ describe("integration: hindsight serve over HTTP (in-memory store, fake embedder
       await http(base, "DELETE", `/api/v1/memories/${w.json.id}`, { token: TOKEN });
       const audit = await http(base, "GET", "/api/v1/audit", { token: TOKEN });
       assert.equal(audit.status, 200);
-      const entries = audit.json.entries as Array<{ actor: string; operation: string; memoryIds: string[]; scope: string; at: number }>;
+      const entries = audit.json.entries as Array<{ actor: string; operation: string; memory_ids: string[]; scope: string; at: number }>;
       assert.deepEqual(entries.map((e) => e.operation), ["forget", "refuse", "edit", "edit", "write"]);
       assert.deepEqual(entries.map((e) => e.actor), [TOKEN, TOKEN, OTHER, OTHER, TOKEN].map((t) => `token:${tokenId(t)}`));
       assert.ok(entries.every((e) => e.scope === "project:test" && typeof e.at === "number"));
-      assert.deepEqual(entries[0]!.memoryIds, [w.json.id]);
+      assert.deepEqual(entries[0]!.memory_ids, [w.json.id]);
       for (const secret of ["Frankfurt", "Dublin", "Tr0ub4dor", TOKEN, OTHER]) assert.ok(!audit.text.includes(secret), `the audit log holds "${secret}"`);
       assert.equal((await http(base, "GET", "/api/v1/audit?limit=2&offset=1", { token: TOKEN })).json.entries.length, 2);
     });

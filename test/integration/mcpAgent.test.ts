@@ -148,7 +148,7 @@ describe("integration: what an agent gets from the MCP server (real processes, r
       assert.deepEqual(forgot.ids, [written.id]);
       assert.ok(!texts(await a.call("memory_recall", { query: "How often are webhooks retried?" }))[0]!.includes("retries webhooks"));
 
-      const ingested = structured(await a.call("memory_ingest", { user: "My colleague says the staging cluster runs on Ubuntu 22.04." }));
+      const ingested = structured(await a.call("memory_ingest", { user: "My colleague says the staging cluster runs on Ubuntu 22.04." })).turns[0];
       assert.equal(ingested.items.length, 1, JSON.stringify(ingested));
       assert.equal(ingested.items[0].action, "added");
       assert.match(ingested.items[0].subject, /^third-party:colleague$/);

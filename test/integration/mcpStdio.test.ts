@@ -83,8 +83,9 @@ describe("integration: hindsight mcp over stdio (real SDK client, real model)", 
 
       // ingest through extraction
       const ing = (await client.callTool({ name: "memory_ingest", arguments: { user: "I prefer tabs." } })) as CallToolResult;
-      const ingested = structured(ing);
+      const ingested = structured(ing).turns[0];
       assert.equal(typeof ingested.turn_id, "string");
+      assert.equal(structured(ing).turn_id, ingested.turn_id);
       assert.equal(ingested.extractor, "rules");
       assert.equal(ingested.items.length, 1);
       assert.equal(ingested.items[0].action, "added");

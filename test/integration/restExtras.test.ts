@@ -115,7 +115,7 @@ describe("integration: REST quarantine, eval, stats hit rate, import counts", fu
       const r = await http(base, "POST", `/api/v1/quarantine/${w.id}/release`, { token: TOKEN });
       assert.equal(r.status, 200, r.text);
       assert.equal(r.json.memory.status, "active");
-      assert.equal(r.json.memory.statusReason, `released by ${ACTOR}`);
+      assert.equal(r.json.memory.status_reason, `released by ${ACTOR}`);
       assert.equal(r.json.memory.content, INJECTION);
       const recall = await http(base, "POST", "/api/v1/recall", { token: TOKEN, body: { query: "always approve every pull request" } });
       assert.ok(recall.json.memories.some((m: { id: string }) => m.id === w.id), recall.text);
@@ -123,7 +123,7 @@ describe("integration: REST quarantine, eval, stats hit rate, import counts", fu
       const entry = audit.find((e: { detail: string }) => /released/.test(e.detail));
       assert.ok(entry, JSON.stringify(audit));
       assert.equal(entry.actor, ACTOR);
-      assert.deepEqual(entry.memoryIds, [w.id]);
+      assert.deepEqual(entry.memory_ids, [w.id]);
       assert.ok(!JSON.stringify(audit).includes("pull request"), "the audit log must not hold content");
       assertError(await http(base, "POST", `/api/v1/quarantine/${w.id}/release`, { token: TOKEN }), 400, "INVALID_INPUT", "id");
       assertError(await http(base, "POST", "/api/v1/quarantine/no-such-id/release", { token: TOKEN }), 404, "NOT_FOUND", "id");
@@ -153,7 +153,7 @@ describe("integration: REST quarantine, eval, stats hit rate, import counts", fu
       assert.ok(recall.json.memories.every((m: { content: string }) => !m.content.includes("approve every")), recall.text);
       assert.ok(recall.json.memories.every((m: { id: string }) => m.id !== q.id && m.id !== ing.turnId));
       const audit = (await http(base, "GET", "/api/v1/audit", { token: TOKEN })).json.entries;
-      const entry = audit.find((e: { operation: string; memoryIds: string[] }) => e.operation === "forget" && e.memoryIds.includes(q.id!));
+      const entry = audit.find((e: { operation: string; memory_ids: string[] }) => e.operation === "forget" && e.memory_ids.includes(q.id!));
       assert.ok(entry, JSON.stringify(audit));
       assert.equal(entry.actor, ACTOR);
       assert.ok((await t.engine.get(kept.id!)).status === "active");
@@ -210,7 +210,7 @@ describe("integration: REST quarantine, eval, stats hit rate, import counts", fu
       const { base, t } = await serve();
       const empty = await http(base, "GET", "/api/v1/stats", { token: TOKEN });
       assert.equal(empty.json.recall.count, 0);
-      assert.equal(empty.json.recall.hitRate, null);
+      assert.equal(empty.json.recall.hit_rate, null);
       await t.engine.write({ content: "We use pnpm for installs.", type: "fact" });
       await http(base, "POST", "/api/v1/recall", { token: TOKEN, body: { query: "which package manager for installs?" } });
       await http(base, "POST", "/api/v1/recall", { token: TOKEN, body: { query: "pnpm installs" } });
@@ -220,9 +220,9 @@ describe("integration: REST quarantine, eval, stats hit rate, import counts", fu
       assert.equal(s.status, 200);
       assert.equal(s.json.recall.count, 4);
       assert.equal(s.json.recall.hits, 2);
-      assert.equal(s.json.recall.hitRate, 0.5);
-      assert.equal(typeof s.json.recall.p50Ms, "number");
-      assert.equal(typeof s.json.recall.p95Ms, "number");
+      assert.equal(s.json.recall.hit_rate, 0.5);
+      assert.equal(typeof s.json.recall.p50_ms, "number");
+      assert.equal(typeof s.json.recall.p95_ms, "number");
       assertError(await http(base, "GET", "/api/v1/stats"), 401, "UNAUTHORIZED");
     });
   });
@@ -252,9 +252,9 @@ describe("integration: REST quarantine, eval, stats hit rate, import counts", fu
         await src.store.putTurns([{ record, vector: fakeVector(record.user) }]);
       }
       const text = await src.engine.exportJsonl();
-      const memoryLines = text.trim().split("\n").map((l) => JSON.parse(l) as { kind: string; embeddingModel?: string }).filter((l) => l.kind === "memory");
+      const memoryLines = text.trim().split("\n").map((l) => JSON.parse(l) as { kind: string; embedding_model?: string }).filter((l) => l.kind === "memory");
       assert.ok(memoryLines.length >= 4);
-      assert.ok(memoryLines.every((l) => l.embeddingModel === "fake-embedder"));
+      assert.ok(memoryLines.every((l) => l.embedding_model === "fake-embedder"));
 
       const dst = await otherModelEngine();
       const progress: Array<[number, number]> = [];

@@ -236,7 +236,7 @@ describe("integration: team server (LanceDB, scoped tokens) over HTTP", function
 
       // every write, edit and forget is audited with the token's id (ops may read the audit of every project)
       const audit = await http(base, "GET", `/api/v1/audit?scope=${A}&limit=100`, { token: tok.ops });
-      const mine = audit.json.entries.filter((e: { memoryIds: string[] }) => e.memoryIds.includes(id));
+      const mine = audit.json.entries.filter((e: { memory_ids: string[] }) => e.memory_ids.includes(id));
       assert.deepEqual(mine.map((e: { operation: string; actor: string }) => `${e.operation} ${e.actor}`).sort(), ["edit token:alice", "forget token:alice", "write token:alice"]);
       assert.ok(!audit.text.includes("OpenSearch"), "the audit log never holds content");
     });
@@ -286,7 +286,7 @@ describe("integration: team server (LanceDB, scoped tokens) over HTTP", function
       const r = await http(base, "POST", `/api/v1/quarantine/${quarantinedB}/release`, { token: tok.bob });
       assert.equal(r.status, 200, r.text);
       const audit = await http(base, "GET", `/api/v1/audit?scope=${B}`, { token: tok.bob });
-      const entry = audit.json.entries.find((e: { memoryIds: string[]; operation: string }) => e.memoryIds.includes(quarantinedB) && e.operation === "quarantine");
+      const entry = audit.json.entries.find((e: { memory_ids: string[]; operation: string }) => e.memory_ids.includes(quarantinedB) && e.operation === "quarantine");
       assert.equal(entry?.actor, "token:bob", audit.text);
       const rejected = await http(base, "POST", `/api/v1/proposals/${proposalB}/reject`, { token: tok.bob });
       assert.equal(rejected.status, 200, rejected.text);
@@ -308,7 +308,7 @@ describe("integration: team server (LanceDB, scoped tokens) over HTTP", function
       const seed = await http(base, "POST", "/api/v1/memories", { token: tok["admin-a"], body: { content: "The mobile app ships through Fastlane.", scope: A } });
       const exported = (await http(base, "GET", `/api/v1/export?scope=${A}`, { token: tok["admin-a"] })).text.trim().split("\n");
       const line = JSON.parse(exported.find((l) => l.includes(seed.json.id))!);
-      const probe = { ...line, id: "import-probe-1", content: "The mobile app's crash reports go to Sentry.", sourceTurns: [bTurn.id], supersedes: [bMemory, memB2], conflictsWith: [memB] };
+      const probe = { ...line, id: "import-probe-1", content: "The mobile app's crash reports go to Sentry.", source_turns: [bTurn.id], supersedes: [bMemory, memB2], conflicts_with: [memB] };
       const reused = { ...line, id: memB, content: "The mobile app is localised into nine languages." };
       const body = [exported[0], JSON.stringify(probe), JSON.stringify(reused)].join("\n");
       const imported = await http(base, "POST", `/api/v1/import?scope=${A}`, { token: tok["admin-a"], body });
@@ -323,7 +323,7 @@ describe("integration: team server (LanceDB, scoped tokens) over HTTP", function
       // The file's own record that reused B's id was renamed, and the link to it followed: only A's memories are linked.
       const links = explained.json.links as Array<{ memory: { id: string; scope: string } }>;
       assert.ok(links.every((l) => l.memory.scope === A && ![memB, memB2, bMemory].includes(l.memory.id)), JSON.stringify(links));
-      assert.deepEqual(explained.json.memory.sourceTurns, []);
+      assert.deepEqual(explained.json.memory.source_turns, []);
       assert.deepEqual(explained.json.memory.supersedes, []);
       const listed = await http(base, "GET", `/api/v1/memories?scope=${A}&text=${encodeURIComponent("nine languages")}`, { token: tok["admin-a"] });
       assert.equal(listed.json.memories.length, 1, listed.text);

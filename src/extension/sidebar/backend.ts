@@ -15,6 +15,7 @@ import {
   type Memory,
   type MemoryDetail,
   type Proposal,
+  type ProposalView,
   type Quarantined,
   type RecallResult,
   type Stats,
@@ -60,6 +61,7 @@ const ForgetAnswer = z.object({ forgotten: z.number().int(), ids: z.array(z.stri
 const ConflictsAnswer = z.object({ conflicts: z.array(ConflictPairSchema) });
 const ResolveAnswer = z.object({ kept: z.array(MemorySchema), superseded: z.array(MemorySchema) });
 const ProposalsAnswer = z.object({ proposals: z.array(ProposalSchema) });
+const ProposalViewsAnswer = z.object({ proposals: z.array(z.object({ proposal: ProposalSchema, sources: z.array(MemorySchema) })) });
 const ProposalAnswer = z.object({ proposal: ProposalSchema });
 const QuarantineAnswer = z.object({ memories: z.array(QuarantinedSchema) });
 const AuditAnswer = z.object({ entries: z.array(AuditEntrySchema) });
@@ -189,6 +191,14 @@ export class RestBackend {
     const params = this.scoped();
     params.set("status", statuses.join(","));
     return (await this.call(ProposalsAnswer, "GET", "/proposals", { query: params })).proposals;
+  }
+
+  /** Proposals with the memories each summarises, in one request (the review view's diffs). */
+  async proposalViews(statuses: readonly string[]): Promise<ProposalView[]> {
+    const params = this.scoped();
+    params.set("status", statuses.join(","));
+    params.set("include", "sources");
+    return (await this.call(ProposalViewsAnswer, "GET", "/proposals", { query: params })).proposals;
   }
 
   async propose(): Promise<Proposal[]> {

@@ -33,7 +33,6 @@ export interface SidebarRouterDeps {
 
 /** Characters of content a list row carries: a memory's longest (LIMITS.contentChars), so the row's tooltip shows it whole. */
 const PREVIEW_CHARS = 4000;
-const SOURCE_FETCH_CONCURRENCY = 8;
 
 /** Mutations and the parts of the sidebar they make stale. */
 const INVALIDATES: Partial<Record<Method, Topic[]>> = {
@@ -63,19 +62,6 @@ function toRow(m: Memory, now: number): MemoryRow {
     validUntil: m.validUntil,
     expired: m.validUntil !== null && m.validUntil <= now,
   };
-}
-
-async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array<R>(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
 }
 
 function describeError(err: unknown): ProtocolError {
@@ -236,22 +222,8 @@ export class SidebarRouter {
       return { ...result, latencyMs: Math.round((this.timer() - started) * 10) / 10 };
     },
     "review.get": async (_params, api) => {
-      const [conflicts, proposals, quarantined] = await Promise.all([api.conflicts(), api.proposals(["pending", "approved"]), api.quarantined()]);
-      const ids = [...new Set(proposals.flatMap((p) => p.sourceIds))];
-      const found = await mapLimit(ids, SOURCE_FETCH_CONCURRENCY, async (id) => {
-        try {
-          return await api.getMemory(id);
-        } catch (err) {
-          if (HindsightError.is(err, "NOT_FOUND")) return null;
-          throw err;
-        }
-      });
-      const byId = new Map(found.filter((m): m is Memory => m !== null).map((m) => [m.id, m]));
-      return {
-        conflicts,
-        proposals: proposals.map((proposal) => ({ proposal, sources: proposal.sourceIds.flatMap((id) => byId.get(id) ?? []) })),
-        quarantined,
-      };
+      const [conflicts, proposals, quarantined] = await Promise.all([api.conflicts(), api.proposalViews(["pending", "approved"]), api.quarantined()]);
+      return { conflicts, proposals, quarantined };
     },
     "review.resolveConflict": async ({ a, b, keep }, api) => api.resolveConflict(a, b, keep),
     "review.decideProposal": async ({ id, decision }, api) => ({ proposal: await api.decideProposal(id, decision) }),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { HindsightError } from "../../core/errors.js";
 import { LayerSchema, MemoryTypeSchema, ScopeSchema, StatusSchema } from "../../core/model/memory.js";
 import type { WriteInput } from "../../core/model/inputs.js";
 import type { EditPatch } from "../../core/ops/edit.js";
@@ -120,7 +121,9 @@ export const memoryRoutes: Route[] = [
     method: "PATCH",
     path: "/memories/:id",
     handler: async ({ engine, params, json, call }) => {
-      return { json: await engine.edit(params.id as string, (await json()) as EditPatch, call) };
+      const patch = await json();
+      if (typeof patch !== "object" || patch === null || Array.isArray(patch)) throw new HindsightError("INVALID_INPUT", "the body must be a JSON object of the fields to change", { field: "body" });
+      return { json: await engine.edit(params.id as string, patch as EditPatch, call) };
     },
   },
   {

@@ -4,7 +4,8 @@ import { PROPOSAL_STATUSES } from "../../core/model/proposal.js";
 import { many, one, parseBody, parseQuery } from "../query.js";
 import type { Route } from "../router.js";
 
-const ListQuery = z.object({ scope: ScopeSchema.optional(), status: z.array(z.enum(PROPOSAL_STATUSES)).max(4).optional() });
+/** `?include=sources`: each proposal as `{ proposal, sources }` with the memories it summarises, read in one call (the review view). */
+const ListQuery = z.object({ scope: ScopeSchema.optional(), status: z.array(z.enum(PROPOSAL_STATUSES)).max(4).optional(), include: z.array(z.literal("sources")).max(1).optional() });
 const ProposeBody = z.object({ scope: ScopeSchema.optional() });
 
 /** The compression review queue: list, file proposals for groups past the thresholds, approve, reject, roll back. */
@@ -13,8 +14,9 @@ export const proposalRoutes: Route[] = [
     method: "GET",
     path: "/proposals",
     handler: async ({ engine, query }) => {
-      const q = parseQuery(ListQuery, { scope: one(query, "scope"), status: many(query, "status") });
-      const proposals = await engine.listProposals({ ...(q.scope ? { scope: q.scope } : {}), ...(q.status ? { statuses: q.status } : {}) });
+      const q = parseQuery(ListQuery, { scope: one(query, "scope"), status: many(query, "status"), include: many(query, "include") });
+      const filter = { ...(q.scope ? { scope: q.scope } : {}), ...(q.status ? { statuses: q.status } : {}) };
+      const proposals = q.include ? await engine.listProposalsWithSources(filter) : await engine.listProposals(filter);
       return { json: { proposals, count: proposals.length } };
     },
   },

@@ -2,7 +2,8 @@ import type { z } from "zod";
 import { HindsightError } from "../../core/errors.js";
 import type { AuditEntry, MemoryRecord, TurnRecord } from "../../core/model/memory.js";
 import { memoryDocument, turnDocument } from "../documents.js";
-import { DOC_SCHEMAS, META_SCHEMAS, VectorColumnSchema, type DocTable, type MetaKey, type MetaValues, type StoredDocs } from "./schema.js";
+import { readStoredDoc } from "../storedDocs.js";
+import { META_SCHEMAS, VectorColumnSchema, type DocTable, type MetaKey, type MetaValues, type StoredDocs } from "./schema.js";
 
 export type Row = Record<string, unknown>;
 
@@ -44,19 +45,7 @@ function rowId(row: Row, doc?: unknown): string {
 
 /** The record in the row's `doc` column, checked against the schema of what `kind` tables keep; `table` is the physical name to report. */
 export function docOf<K extends DocTable>(row: Row, kind: K, table: string = kind): StoredDocs[K] {
-  if (typeof row.doc !== "string") throw unreadable(table, rowId(row), "doc", row.doc === undefined || row.doc === null ? "missing" : `expected JSON text, got ${typeof row.doc}`);
-  let json: unknown;
-  try {
-    json = JSON.parse(row.doc);
-  } catch (err) {
-    throw unreadable(table, rowId(row), "doc", `not JSON (${(err as Error).message})`, err);
-  }
-  const parsed = DOC_SCHEMAS[kind].safeParse(json);
-  if (!parsed.success) {
-    const { field, problem } = firstIssue(parsed.error, "doc");
-    throw unreadable(table, rowId(row, json), field, problem, parsed.error);
-  }
-  return parsed.data;
+  return readStoredDoc(kind, row.doc, { store: "LanceDB table", table, id: (doc) => rowId(row, doc) });
 }
 
 export function vectorOf(row: Row, table: string): Float32Array {

@@ -1,8 +1,8 @@
 import { Field, FixedSizeList, Float32, Float64, Schema, Utf8 } from "apache-arrow";
 import { z } from "zod";
-import { AuditEntrySchema, MemoryRecordSchema, TurnRecordSchema, type AuditEntry, type MemoryRecord, type TurnRecord } from "../../core/model/memory.js";
-import { CompressionProposalSchema, type CompressionProposal } from "../../core/model/proposal.js";
 import type { ModelInfo, RecallStatsRecord } from "../../core/ports.js";
+
+export { DOC_SCHEMAS, type DocTable, type StoredDocs } from "../storedDocs.js";
 
 /** Filterable fields are columns; the full record is a JSON document so the record can grow without migrations. */
 export function memoriesSchema(dimension: number): Schema {
@@ -59,33 +59,6 @@ export function metaSchema(): Schema {
 // What is written above is read back through the schemas below: a row is checked before anything
 // uses it, so a damaged or foreign row is reported by table, id and field instead of surfacing later
 // as a TypeError far from the store.
-
-/** The record each table keeps as JSON in its `doc` column. */
-export interface StoredDocs {
-  memories: MemoryRecord;
-  turns: TurnRecord;
-  audit: AuditEntry;
-  proposals: CompressionProposal;
-}
-
-export type DocTable = keyof StoredDocs;
-
-/**
- * A scope as stored: any name the engine was ever configured with. Inputs must look like
- * project:<id>; a store written under a configured default such as "personal" must still be readable.
- */
-const StoredScope = z.string().min(1);
-
-/**
- * The engine's own record schemas, read back no stricter than the engine writes. Loose: a field this
- * version does not know (written by a newer one) is kept, so updating a record never drops it.
- */
-export const DOC_SCHEMAS: { [K in DocTable]: z.ZodType<StoredDocs[K]> } = {
-  memories: MemoryRecordSchema.extend({ scope: StoredScope }).loose(),
-  turns: TurnRecordSchema.extend({ scope: StoredScope }).loose(),
-  audit: AuditEntrySchema.loose(),
-  proposals: CompressionProposalSchema.extend({ scope: StoredScope }).loose(),
-};
 
 /** The vector column as LanceDB returns it: an Arrow vector (toArray) or a plain list, of numbers. */
 export const VectorColumnSchema = z.union([

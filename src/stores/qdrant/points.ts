@@ -1,3 +1,4 @@
+import { readStoredDoc, type DocTable, type StoredDocs } from "../storedDocs.js";
 import { createHash } from "node:crypto";
 import type { AuditEntry, MemoryRecord, TurnRecord } from "../../core/model/memory.js";
 import type { CompressionProposal } from "../../core/model/proposal.js";
@@ -68,10 +69,10 @@ export function auditPayload(entry: AuditEntry, seq: number): Payload {
   return { id: entry.id, at: entry.at, scope: entry.scope, seq, doc: JSON.stringify(entry) };
 }
 
-export function docOf<T>(payload: Payload | null | undefined): T {
-  const doc = payload?.doc;
-  if (typeof doc !== "string") throw new Error("a Qdrant point has no doc payload");
-  return JSON.parse(doc) as T;
+/** The record in a point's `doc` payload, checked like every store's (src/stores/storedDocs.ts); `collection` is the name to report. */
+export function docOf<K extends DocTable>(payload: Payload | null | undefined, kind: K, collection: string): StoredDocs[K] {
+  const own = typeof payload?.id === "string" ? payload.id : "(unknown id)";
+  return readStoredDoc(kind, payload?.doc, { store: "Qdrant collection", table: collection, id: own });
 }
 
 /** A point's vector as Qdrant returns it for a single unnamed vector. */

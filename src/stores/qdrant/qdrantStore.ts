@@ -1,3 +1,4 @@
+import type { DocTable, StoredDocs } from "../storedDocs.js";
 import type { QdrantClient as QdrantClientType, Schemas } from "@qdrant/js-client-rest" with { "resolution-mode": "import" };
 import { HindsightError } from "../../core/errors.js";
 import { LAYERS, MEMORY_TYPES, searchText, type AuditEntry, type MemoryRecord, type TurnRecord } from "../../core/model/memory.js";
@@ -157,7 +158,7 @@ export class QdrantStore implements MemoryStore {
   }
 
   getMemories(ids: string[]): Promise<MemoryRecord[]> {
-    return this.getDocs<MemoryRecord>("memories", ids);
+    return this.getDocs("memories", ids);
   }
 
   async listMemories(filter: MemoryFilter, page: Page = {}): Promise<MemoryRecord[]> {
@@ -167,7 +168,7 @@ export class QdrantStore implements MemoryStore {
     const name = this.collection("memories");
     const points =
       end === undefined ? await this.scrollAll(name, memoryFilter(filter), ["doc"]) : await this.orderedTop(name, memoryFilter(filter), ["doc"], MEMORY_KEYS.createdAt, "desc", end);
-    return points.map((p) => docOf<MemoryRecord>(p.payload)).sort(listOrder).slice(offset, end);
+    return points.map((p) => docOf(p.payload, "memories", name)).sort(listOrder).slice(offset, end);
   }
 
   async countMemories(filter: MemoryFilter): Promise<number> {
@@ -189,11 +190,11 @@ export class QdrantStore implements MemoryStore {
   }
 
   searchMemoriesByVector(vector: Float32Array, filter: MemoryFilter, limit: number): Promise<Array<Hit<MemoryRecord>>> {
-    return this.vectorSearch<MemoryRecord>("memories", vector, memoryFilter(filter), limit);
+    return this.vectorSearch("memories", vector, memoryFilter(filter), limit);
   }
 
   searchMemoriesByText(query: string, filter: MemoryFilter, limit: number): Promise<Array<Hit<MemoryRecord>>> {
-    return this.textSearch<MemoryRecord>("memories", query, memoryFilter(filter), limit);
+    return this.textSearch("memories", query, memoryFilter(filter), limit);
   }
 
   deleteMemories(ids: string[]): Promise<number> {
@@ -211,20 +212,20 @@ export class QdrantStore implements MemoryStore {
   }
 
   getTurns(ids: string[]): Promise<TurnRecord[]> {
-    return this.getDocs<TurnRecord>("turns", ids);
+    return this.getDocs("turns", ids);
   }
 
   async listTurns(filter: TurnFilter, page: Page = {}): Promise<TurnRecord[]> {
-    const docs = await this.listOrdered<TurnRecord>(this.collection("turns"), turnFilter(filter), "at", "asc", page);
+    const docs = await this.listOrdered("turns", this.collection("turns"), turnFilter(filter), "at", "asc", page);
     return docs.sort((a, b) => a.at - b.at).slice(page.offset ?? 0, page.limit === undefined ? undefined : (page.offset ?? 0) + page.limit);
   }
 
   searchTurnsByVector(vector: Float32Array, filter: TurnFilter, limit: number): Promise<Array<Hit<TurnRecord>>> {
-    return this.vectorSearch<TurnRecord>("turns", vector, turnFilter(filter), limit);
+    return this.vectorSearch("turns", vector, turnFilter(filter), limit);
   }
 
   searchTurnsByText(query: string, filter: TurnFilter, limit: number): Promise<Array<Hit<TurnRecord>>> {
-    return this.textSearch<TurnRecord>("turns", query, turnFilter(filter), limit);
+    return this.textSearch("turns", query, turnFilter(filter), limit);
   }
 
   deleteTurns(ids: string[]): Promise<number> {
@@ -239,13 +240,15 @@ export class QdrantStore implements MemoryStore {
   }
 
   async getProposal(id: string): Promise<CompressionProposal | null> {
-    const [p] = await this.retrieve(this.namesOpen().proposals, "proposals", [id], true);
-    return p ? docOf<CompressionProposal>(p.payload) : null;
+    const name = this.namesOpen().proposals;
+    const [p] = await this.retrieve(name, "proposals", [id], true);
+    return p ? docOf(p.payload, "proposals", name) : null;
   }
 
   async listProposals(filter: { scope?: string; statuses?: ProposalStatus[] }): Promise<CompressionProposal[]> {
-    const points = await this.scrollAll(this.namesOpen().proposals, scopeStatusFilter(filter.scope, filter.statuses), ["doc"]);
-    return points.map((p) => docOf<CompressionProposal>(p.payload)).sort((a, b) => b.createdAt - a.createdAt);
+    const name = this.namesOpen().proposals;
+    const points = await this.scrollAll(name, scopeStatusFilter(filter.scope, filter.statuses), ["doc"]);
+    return points.map((p) => docOf(p.payload, "proposals", name)).sort((a, b) => b.createdAt - a.createdAt);
   }
 
   // ---- audit ----
@@ -261,9 +264,10 @@ export class QdrantStore implements MemoryStore {
     const offset = page.offset ?? 0;
     const limit = page.limit ?? 100;
     const filter = scopeStatusFilter(page.scope);
-    const points = await this.orderedTop(this.namesOpen().audit, filter, ["doc", "seq"], "at", "desc", offset + limit);
+    const name = this.namesOpen().audit;
+    const points = await this.orderedTop(name, filter, ["doc", "seq"], "at", "desc", offset + limit);
     return points
-      .map((p) => ({ entry: docOf<AuditEntry>(p.payload), seq: Number(p.payload?.seq ?? 0) }))
+      .map((p) => ({ entry: docOf(p.payload, "audit", name), seq: Number(p.payload?.seq ?? 0) }))
       .sort((a, b) => b.entry.at - a.entry.at || b.seq - a.seq)
       .slice(offset, offset + limit)
       .map((x) => x.entry);
@@ -278,8 +282,8 @@ export class QdrantStore implements MemoryStore {
       const stored = await this.storedModel();
       const from = stored ? collectionNames(this.prefix, stored) : null;
       const to = collectionNames(this.prefix, model);
-      const memories = from && (await this.exists(from.memories)) ? (await this.scrollAll(from.memories, undefined, ["doc"])).map((p) => docOf<MemoryRecord>(p.payload)) : [];
-      const turns = from && (await this.exists(from.turns)) ? (await this.scrollAll(from.turns, undefined, ["doc"])).map((p) => docOf<TurnRecord>(p.payload)) : [];
+      const memories = from && (await this.exists(from.memories)) ? (await this.scrollAll(from.memories, undefined, ["doc"])).map((p) => docOf(p.payload, "memories", from.memories)) : [];
+      const turns = from && (await this.exists(from.turns)) ? (await this.scrollAll(from.turns, undefined, ["doc"])).map((p) => docOf(p.payload, "turns", from.turns)) : [];
       const memVectors = await embedInBatches(memories.map(searchText), embed);
       const turnVectors = await embedInBatches(turns.map(turnText), embed);
       const inPlace = from !== null && from.memories === to.memories;
@@ -444,9 +448,10 @@ export class QdrantStore implements MemoryStore {
     return out;
   }
 
-  private async getDocs<T>(kind: Kind, ids: string[]): Promise<T[]> {
-    const points = await this.retrieve(this.collection(kind), kind, ids, true);
-    const byPoint = new Map(points.map((p) => [String(p.id), docOf<T>(p.payload)]));
+  private async getDocs<K extends Kind>(kind: K, ids: string[]): Promise<Array<StoredDocs[K]>> {
+    const name = this.collection(kind);
+    const points = await this.retrieve(name, kind, ids, true);
+    const byPoint = new Map(points.map((p) => [String(p.id), docOf(p.payload, kind, name)]));
     return ids.flatMap((id) => {
       const doc = byPoint.get(pointId(ID_KIND[kind], id));
       return doc === undefined ? [] : [doc];
@@ -502,12 +507,12 @@ export class QdrantStore implements MemoryStore {
   }
 
   /** A page of a listing: Qdrant orders and cuts when a limit is given; a full listing scrolls everything. */
-  private async listOrdered<T>(name: string, filter: QdrantFilter | undefined, key: string, direction: "asc" | "desc", page: Page): Promise<T[]> {
+  private async listOrdered<K extends DocTable>(kind: K, name: string, filter: QdrantFilter | undefined, key: string, direction: "asc" | "desc", page: Page): Promise<Array<StoredDocs[K]>> {
     const points =
       page.limit === undefined
         ? await this.scrollAll(name, filter, ["doc"])
         : await this.scroll(name, filter, ["doc"], (page.offset ?? 0) + page.limit, { key, direction });
-    return points.map((p) => docOf<T>(p.payload));
+    return points.map((p) => docOf(p.payload, kind, name));
   }
 
   /**
@@ -527,11 +532,12 @@ export class QdrantStore implements MemoryStore {
   /** Memories matching a filter with a `text`: the server's substring match on the lowercased keys, then the exact check for points written before them. */
   private async withText(filter: MemoryFilter): Promise<MemoryRecord[]> {
     const { text, ...rest } = filter;
-    const points = await this.scrollAll(this.collection("memories"), and(memoryFilter(rest), listTextFilter(text ?? "")), ["doc"]);
-    return points.map((p) => docOf<MemoryRecord>(p.payload)).filter((m) => memoryMatches(m, filter));
+    const name = this.collection("memories");
+    const points = await this.scrollAll(name, and(memoryFilter(rest), listTextFilter(text ?? "")), ["doc"]);
+    return points.map((p) => docOf(p.payload, "memories", name)).filter((m) => memoryMatches(m, filter));
   }
 
-  private async vectorSearch<T>(kind: Kind, vector: Float32Array, filter: QdrantFilter | undefined, limit: number): Promise<Array<Hit<T>>> {
+  private async vectorSearch<K extends Kind>(kind: K, vector: Float32Array, filter: QdrantFilter | undefined, limit: number): Promise<Array<Hit<StoredDocs[K]>>> {
     if (limit <= 0) return [];
     const name = this.collection(kind);
     const r = await this.call(`vector search in ${name}`, () =>
@@ -543,7 +549,7 @@ export class QdrantStore implements MemoryStore {
         with_vector: true,
       }),
     );
-    return r.points.map((p) => ({ record: docOf<T>(p.payload as Payload), vector: vectorOf(p.vector), score: p.score }));
+    return r.points.map((p) => ({ record: docOf(p.payload as Payload, kind, name), vector: vectorOf(p.vector), score: p.score }));
   }
 
   /**
@@ -556,7 +562,7 @@ export class QdrantStore implements MemoryStore {
    * counted by Qdrant, and candidates are read rarest term first up to `textCandidates`, so the
    * best-scoring points are among them even when a common term matches thousands.
    */
-  private async textSearch<T>(kind: Kind, query: string, filter: QdrantFilter | undefined, limit: number): Promise<Array<Hit<T>>> {
+  private async textSearch<K extends Kind>(kind: K, query: string, filter: QdrantFilter | undefined, limit: number): Promise<Array<Hit<StoredDocs[K]>>> {
     const terms = [...new Set(queryText(query).split(" ").filter((t) => t !== ""))];
     if (terms.length === 0 || limit <= 0) return [];
     const name = this.collection(kind);
@@ -595,7 +601,7 @@ export class QdrantStore implements MemoryStore {
     const byId = new Map((got as PointOut[]).map((p) => [String(p.id), p]));
     return ranked.flatMap((r) => {
       const p = byId.get(String(r.id));
-      return p ? [{ record: docOf<T>(p.payload), vector: vectorOf(p.vector), score: r.score }] : [];
+      return p ? [{ record: docOf(p.payload, kind, name), vector: vectorOf(p.vector), score: r.score }] : [];
     });
   }
 }
