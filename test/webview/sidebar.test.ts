@@ -203,7 +203,7 @@ describe("sidebar webview: the built bundle in Chromium, through the router, aga
       await detail.locator("#edit-confidence input").fill("0.95");
       await detail.locator("#edit-valid input").fill("2027-01-31");
       await detail.locator("vscode-button.save").click();
-      await page.waitForFunction(() => /Saved \(content, confidence, validUntil\)/.test(document.querySelector("hs-memory-detail .notice")?.textContent ?? ""));
+      await page.waitForFunction(() => /Saved \(content, confidence, valid_until\)/.test(document.querySelector("hs-memory-detail .notice")?.textContent ?? ""));
       const m = await real.engine.get(ids.postgres);
       assert.equal(m.content, "The API uses PostgreSQL 17 as its main database.");
       assert.equal(m.confidence, 0.95);
