@@ -32,6 +32,7 @@ export interface LocomoResult {
     memories: number;
     ingestSeconds: number;
     recallMsP50: number;
+    recallMsP95: number;
   };
 }
 
@@ -158,6 +159,7 @@ function summarise(scored: Scored[], ks: number[], stats: { turns: number; memor
       memories: stats.memories,
       ingestSeconds: Math.round(stats.ingestSeconds * 10) / 10,
       recallMsP50: Math.round((sorted[Math.floor(sorted.length / 2)] ?? 0) * 10) / 10,
+      recallMsP95: Math.round((sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.95))] ?? 0) * 10) / 10,
     },
   };
 }

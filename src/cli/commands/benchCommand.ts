@@ -93,7 +93,7 @@ async function benchLocomo(argv: string[]): Promise<number> {
     print(`mean of cats           ${ks.map((k) => String(result.extra.meanOfCategories[String(k)]).padStart(7)).join("")}`);
     print(`all-evidence hit       ${ks.map((k) => String(result.extra.allHit[String(k)]).padStart(7)).join("")}`);
     print(`dia_ids linked         ${ks.map((k) => String(result.extra.linkedPerQuestion[String(k)]).padStart(7)).join("")}`);
-    print(`ingest ${result.extra.ingestSeconds}s, recall p50 ${result.extra.recallMsP50} ms`);
+    print(`ingest ${result.extra.ingestSeconds}s, recall p50 ${result.extra.recallMsP50} ms, p95 ${result.extra.recallMsP95} ms`);
     return gateCode;
   } finally {
     await rm(root, { recursive: true, force: true });

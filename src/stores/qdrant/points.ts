@@ -71,8 +71,12 @@ export function auditPayload(entry: AuditEntry, seq: number): Payload {
 
 /** The record in a point's `doc` payload, checked like every store's (src/stores/storedDocs.ts); `collection` is the name to report. */
 export function docOf<K extends DocTable>(payload: Payload | null | undefined, kind: K, collection: string): StoredDocs[K] {
-  const own = typeof payload?.id === "string" ? payload.id : "(unknown id)";
-  return readStoredDoc(kind, payload?.doc, { store: "Qdrant collection", table: collection, id: own });
+  // Reads usually ask for the doc alone: the record's id is then the document's own.
+  const idOf = (doc: unknown): string => {
+    const own = typeof payload?.id === "string" ? payload.id : (doc as { id?: unknown } | null | undefined)?.id;
+    return typeof own === "string" ? own : "(unknown id)";
+  };
+  return readStoredDoc(kind, payload?.doc, { store: "Qdrant collection", table: collection, id: idOf });
 }
 
 /** A point's vector as Qdrant returns it for a single unnamed vector. */
