@@ -1,8 +1,12 @@
+import type { RecallProfile } from "./recallProfile.js";
 import { MemoryEngine } from "../core/engine.js";
 import type { EngineConfigInput } from "../core/config.js";
 import type { Embedder, MemoryStore, Reranker } from "../core/ports.js";
 import { SteppedClock } from "../eval/runner.js";
 import { LocomoFileSchema, normaliseEvidence, sessionsOf, turnContent, type LocomoSample } from "./locomoData.js";
+
+/** The pause between the last ingested turn and the first question. */
+const QUESTIONS_AFTER_MS = 3000;
 
 export const CATEGORY_NAMES: Record<string, string> = { "1": "multi-hop", "2": "temporal", "3": "open-domain", "4": "single-hop" };
 
@@ -15,6 +19,8 @@ export interface LocomoOptions {
   reranker?: Reranker | null;
   config?: EngineConfigInput;
   onProgress?: (message: string) => void;
+  /** Where recall time goes (bench locomo --profile). */
+  profile?: RecallProfile;
 }
 
 export interface LocomoResult {
@@ -67,6 +73,12 @@ export async function runLocomo(samples: LocomoSample[], options: LocomoOptions)
     const store = await options.newStore(sample.sample_id);
     const engine = new MemoryEngine({ store, embedder: options.embedder, reranker: options.reranker ?? null, clock }, { ...options.config, defaultScope: `project:${sample.sample_id}`, actor: "bench" });
     await engine.open();
+    const profile = options.profile;
+    if (profile) {
+      profile.watch("store", store, ["searchMemoriesByVector", "searchMemoriesByText", "getMemories", "searchTurnsByVector", "searchTurnsByText", "getTurns", "listTurns", "updateMemories"]);
+      profile.watch("embedder", options.embedder, ["embed"]);
+      if (options.reranker) profile.watch("reranker", options.reranker, ["score"]);
+    }
     try {
       const sessions = sessionsOf(sample);
       const validIds = new Set<string>();
@@ -87,6 +99,9 @@ export async function runLocomo(samples: LocomoSample[], options: LocomoOptions)
         await Promise.all(inFlight);
       }
       ingestMs += performance.now() - t0;
+      // Questions come after the conversation, as they do to a live store: by then its writes have
+      // paused long enough for the store's idle upkeep (LanceStore idleUpkeepMs) to compact them.
+      await new Promise((r) => setTimeout(r, QUESTIONS_AFTER_MS));
       memories += await engine.count();
       const last = sessions[sessions.length - 1];
       clock.set((last?.at ?? 0) + 86_400_000);
@@ -96,7 +111,7 @@ export async function runLocomo(samples: LocomoSample[], options: LocomoOptions)
         const evidence = normaliseEvidence(qa.evidence, validIds);
         if (evidence.length === 0) continue;
         const t = performance.now();
-        const r = await engine.recall({ query: qa.question, k: maxK });
+        const r = profile ? await profile.measure(() => engine.recall({ query: qa.question, k: maxK })) : await engine.recall({ query: qa.question, k: maxK });
         recallTimes.push(performance.now() - t);
         const s: Scored = { category, recall: {}, allHit: {}, linked: {} };
         for (const k of options.ks) {

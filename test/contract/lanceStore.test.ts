@@ -47,6 +47,30 @@ describe("LanceStore specifics", function () {
     });
   });
 
+  it("a burst of writes is compacted once writes pause, so searches after it read few fragments", async () => {
+    const fragmentsAfterBurst = async (idleUpkeepMs: number): Promise<number> =>
+      withTempDir(async (dir) => {
+        const store = new LanceStore({ dir, idleUpkeepMs });
+        await store.open(MODEL);
+        try {
+          // Past the size where every write is followed by upkeep: then only every optimizeEvery-th is.
+          await store.putMemories(Array.from({ length: 250 }, (_, i) => ({ record: memoryRecord({ id: `bulk-${i}`, content: `bulk ${i}` }), vector: axis(FAKE_DIMENSION, i % FAKE_DIMENSION) })));
+          for (let i = 0; i < 5; i++) await store.putMemories([{ record: memoryRecord({ id: `one-${i}`, content: `one ${i}` }), vector: axis(FAKE_DIMENSION, i) }]);
+          await new Promise((r) => setTimeout(r, 400));
+          await (store as unknown as { queue: { idle(): Promise<void> } }).queue.idle();
+          const table = (store as unknown as { table(n: string): { stats(): Promise<{ fragmentStats: { numFragments: number } }> } }).table("memories");
+          assert.equal((await store.listMemories({})).length, 255, "every row is still there");
+          return (await table.stats()).fragmentStats.numFragments;
+        } finally {
+          await store.close();
+        }
+      });
+    const without = await fragmentsAfterBurst(0);
+    const withIdle = await fragmentsAfterBurst(100);
+    assert.ok(without >= 6, `without idle upkeep the burst stays in ${without} fragments`);
+    assert.ok(withIdle < without && withIdle <= 2, `idle upkeep compacted the burst: ${withIdle} fragments (${without} without)`);
+  });
+
   it("an update with the caller's vector stores that vector without reading the stored one back", async () => {
     await withTempDir(async (dir) => {
       const store = new LanceStore({ dir });

@@ -9,6 +9,7 @@ import { parseSavedResult, type CompareResult } from "../../bench/compare/result
 import { SYSTEM_IDS, type SystemId } from "../../bench/compare/systems.js";
 import { checkTargets } from "../../bench/compare/targets.js";
 import { CATEGORY_NAMES, parseLocomo, runLocomo } from "../../bench/locomo.js";
+import { RecallProfile } from "../../bench/recallProfile.js";
 import { runPerf } from "../../bench/perf.js";
 import { runServeBench } from "../../bench/serve.js";
 import { parseConfigOverride } from "./configOverride.js";
@@ -59,10 +60,12 @@ async function benchLocomo(argv: string[]): Promise<number> {
       store: { type: "string", default: "lancedb" },
       config: { type: "string" },
       "min-recall": { type: "string" },
+      profile: { type: "boolean" },
     },
   });
   const path = positionals[0];
   if (!path) throw new HindsightError("INVALID_INPUT", "bench locomo: give the LoCoMo JSON file", { field: "FILE" });
+  const profile = values.profile ? new RecallProfile() : null;
   const samples = await readLocomo(path, "bench locomo");
   const root = await mkdtemp(join(tmpdir(), "hindsight-locomo-"));
   try {
@@ -74,7 +77,12 @@ async function benchLocomo(argv: string[]): Promise<number> {
       ...(values.config ? { config: parseConfigOverride(values.config) } : {}),
       newStore: async (id): Promise<MemoryStore> => (values.store === "memory" ? new InMemoryStore() : new LanceStore({ dir: join(root, id) })),
       onProgress: (m) => process.stderr.write(`${m}\n`),
+      ...(profile ? { profile } : {}),
     });
+    if (profile) {
+      process.stderr.write("where recall time goes (ms and calls per recall; parallel parts overlap):\n");
+      for (const p of profile.report()) process.stderr.write(`  ${p.part.padEnd(32)} ${String(p.msPerRecall).padStart(8)} ms  ${String(p.callsPerRecall).padStart(6)} calls\n`);
+    }
     const floor = values["min-recall"] === undefined ? null : Number(values["min-recall"]);
     const gateCode = floor === null ? 0 : recallGate(result.overall, result.k, floor);
     if (values.json) {

@@ -20,8 +20,18 @@ import { auditToRow, docOf, memoryToRow, metaValueOf, scoreOf, turnToRow, vector
 export interface LanceStoreOptions {
   /** Folder of the LanceDB database (created when missing). */
   dir: string;
-  /** Compact and refresh indexes after this many mutations of a table. */
+  /**
+   * Compact and refresh indexes after this many mutations of a table (default 50). Upkeep runs in the
+   * write queue, so doing it more often taxes writes: every 10 put write p95 from 83 to 233 ms.
+   */
   optimizeEvery?: number;
+  /**
+   * After a burst of writes, upkeep runs once the store has had no write for this long (default
+   * 1000 ms; 0: never). Every write is a fragment of its own, outside the full-text and scalar indexes
+   * until upkeep, and a search reads each one: a backlog of up to optimizeEvery writes made searches on
+   * a freshly ingested store about 3× slower. Compacting when writes pause costs the writes nothing.
+   */
+  idleUpkeepMs?: number;
   /** Build an IVF vector index once a table holds this many rows (flat search below). */
   vectorIndexMinRows?: number;
   /** Told when compaction or index upkeep fails: the write before it is stored and stays acknowledged. */
@@ -69,6 +79,7 @@ export class LanceStore implements MemoryStore {
   private readonly vectorIndexMinRows: number;
   private metaWrites = 0;
   private auditWrites = 0;
+  private idleTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(private readonly options: LanceStoreOptions) {
     this.optimizeEvery = options.optimizeEvery ?? 50;
@@ -170,6 +181,8 @@ export class LanceStore implements MemoryStore {
   }
 
   async close(): Promise<void> {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
     await this.queue.idle();
     for (const t of Object.values(this.tables)) t?.close();
     this.tables = {};
@@ -446,8 +459,25 @@ export class LanceStore implements MemoryStore {
       return (insert ? merge.whenNotMatchedInsertAll() : merge).execute(rows);
     });
     this.mutations[name]++;
+    this.upkeepWhenIdle();
     if (!this.hasFts[name] || this.rowsSeen[name] < SMALL_TABLE_ROWS) await this.upkeep(name, false);
     else if (this.mutations[name] >= this.optimizeEvery) void this.queue.run(() => this.upkeep(name, false));
+  }
+
+  /** (Re)arms the idle upkeep: the tables written since the last upkeep are compacted once writes pause. */
+  private upkeepWhenIdle(): void {
+    const ms = this.options.idleUpkeepMs ?? 1000;
+    if (ms <= 0 || this.db === null) return;
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => {
+      this.idleTimer = null;
+      if (this.db === null) return;
+      void this.queue.run(async () => {
+        for (const name of ["memories", "turns"] as const) if (this.mutations[name] > 0 && this.db !== null) await this.upkeep(name, true);
+      });
+    }, ms);
+    // A pending upkeep never keeps a process alive: the next open compacts what is left.
+    this.idleTimer.unref();
   }
 
   /** Maintenance that never throws: a failure is reported and retried with the next write. */
@@ -468,6 +498,7 @@ export class LanceStore implements MemoryStore {
       const n = await t.countRows(where);
       if (n > 0) await retryConflicts(() => t.delete(where));
       this.mutations[name]++;
+      this.upkeepWhenIdle();
       return n;
     });
   }
