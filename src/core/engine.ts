@@ -285,7 +285,13 @@ export class MemoryEngine implements MemoryApi {
     const found = ids.length > 0 ? await this.context().store.getMemories(ids) : [];
     const byId = new Map(found.map((m) => [m.id, m]));
     // A proposal's ids are data (an import may name anything): only memories of its own scope are shown.
-    return proposals.map((proposal) => ({ proposal, sources: proposal.sourceIds.flatMap((id) => (byId.get(id)?.scope === proposal.scope ? [byId.get(id) as MemoryRecord] : [])) }));
+    return proposals.map((proposal) => ({
+      proposal,
+      sources: proposal.sourceIds.flatMap((id) => {
+        const m = byId.get(id);
+        return m?.scope === proposal.scope ? [m] : [];
+      }),
+    }));
   }
 
   approveProposal(id: string, options: CallOptions = {}): Promise<CompressionProposal> {
@@ -389,12 +395,9 @@ export class MemoryEngine implements MemoryApi {
     return (await this.listMatching(input, false)).memories;
   }
 
-  /**
-   * A page of list() and how many memories match in all (paging UIs: the sidebar). `countOnly`: no
-   * memories, only the total. The store filters (`text` included), orders and cuts the page.
-   */
-  async listPage(input: ListInput = {}, options: { countOnly?: boolean } = {}): Promise<{ memories: MemoryRecord[]; total: number }> {
-    return this.listMatching(input, true, options.countOnly === true);
+  /** A page of list() and how many memories match in all (paging UIs: the sidebar). The store filters (`text` included), orders and cuts the page. */
+  async listPage(input: ListInput = {}): Promise<{ memories: MemoryRecord[]; total: number }> {
+    return this.listMatching(input, true);
   }
 
   /** How many memories match `input` (paging ignored) per layer and type, in one call: the sidebar's group view. */
@@ -415,12 +418,11 @@ export class MemoryEngine implements MemoryApi {
     };
   }
 
-  private async listMatching(input: ListInput, withTotal: boolean, countOnly = false): Promise<{ memories: MemoryRecord[]; total: number }> {
+  private async listMatching(input: ListInput, withTotal: boolean): Promise<{ memories: MemoryRecord[]; total: number }> {
     const p = parseInput(ListInputSchema, input, "list");
     const ctx = this.context();
     const filter = this.listFilter(p, ctx);
     const page = { limit: p.limit ?? 1000, offset: p.offset ?? 0 };
-    if (countOnly) return { memories: [], total: await ctx.store.countMemories(filter) };
     const [memories, total] = await Promise.all([ctx.store.listMemories(filter, page), withTotal ? ctx.store.countMemories(filter) : Promise.resolve(-1)]);
     return { memories, total };
   }

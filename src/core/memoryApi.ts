@@ -58,7 +58,7 @@ export interface MemoryApi {
   // ---- read ----
   recall(input: RecallInput): Promise<RecallResult>;
   list(input?: ListInput): Promise<MemoryRecord[]>;
-  listPage(input?: ListInput, options?: { countOnly?: boolean }): Promise<{ memories: MemoryRecord[]; total: number }>;
+  listPage(input?: ListInput): Promise<{ memories: MemoryRecord[]; total: number }>;
   count(scope?: string): Promise<number>;
   /** Counts per layer and type of what `input` matches (paging ignored): one call for the group view. */
   memoryGroups(input?: ListInput): Promise<MemoryGroupCount[]>;

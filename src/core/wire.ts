@@ -57,20 +57,22 @@ export interface CasingProblem {
  */
 export function fromWire(value: unknown, options: { strict?: boolean } = {}): { value: unknown } | { problem: CasingProblem } {
   let problem: CasingProblem | null = null;
-  const walk = (v: unknown, path: string[]): unknown => {
+  const strict = options.strict === true;
+  // The path is only kept to name a refused key, so only in strict mode.
+  const walk = (v: unknown, path: string[] | null): unknown => {
     if (problem) return v;
-    if (Array.isArray(v)) return v.map((item, i) => walk(item, [...path, String(i)]));
+    if (Array.isArray(v)) return v.map((item, i) => walk(item, path && [...path, String(i)]));
     if (!isPlainObject(v)) return v;
     const out: Record<string, unknown> = {};
     for (const [k, item] of Object.entries(v)) {
-      if (options.strict && /[A-Z]/.test(k) && CAMEL.test(k)) {
+      if (path && /[A-Z]/.test(k) && CAMEL.test(k)) {
         problem = { path: [...path, k].join("."), key: k, expected: wireField(k) };
         return v;
       }
-      out[codeField(k)] = walk(item, [...path, k]);
+      out[codeField(k)] = walk(item, path && [...path, k]);
     }
     return out;
   };
-  const converted = walk(value, []);
+  const converted = walk(value, strict ? [] : null);
   return problem ? { problem } : { value: converted };
 }

@@ -2,9 +2,9 @@ import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { HindsightError, errorText } from "../core/errors.js";
 import type { MemoryApi } from "../core/memoryApi.js";
 import { createMcpServer, type McpServerOptions } from "./createServer.js";
-import { errorText } from "../core/errors.js";
 import { SCOPE_HEADER } from "./scopeHeader.js";
 import type { SessionBase } from "./sessionScope.js";
 
@@ -84,8 +84,7 @@ function sessionEngine(engine: MemoryApi, req: IncomingMessage, caller: McpCalle
   try {
     return { engine: view.withDefaultScope(scope), base: { source: "configured" } };
   } catch (err) {
-    const code = (err as { code?: unknown }).code;
-    if (code === "PROJECT_FORBIDDEN") return { engine: view, base: { source: "server", note: `the configured scope ${scope} is not used (${errorText(err)})` } };
+    if (HindsightError.is(err, "PROJECT_FORBIDDEN")) return { engine: view, base: { source: "server", note: `the configured scope ${scope} is not used (${errorText(err)})` } };
     return `${SCOPE_HEADER}: ${(err as Error).message}`;
   }
 }

@@ -3,9 +3,12 @@ import { z } from "zod";
 // REST answers spell fields in snake_case (the one wire casing, src/core/wire.ts); the schemas here
 // describe them as the extension and webview use them, in camelCase. Reading an answer walks it with
 // its schema: an object's keys are renamed by the schema's own field names, a record's keys (layers,
-// types, statuses: values, not field names) are left as they are.
+// types, statuses: values, not field names) are left as they are. The protocol may not import
+// src/core (the layer rules), so the one-line camel-to-snake rule is repeated here; the wire test
+// checks both against each other.
 
-function wireName(field: string): string {
+/** A camelCase field name as the wire spells it (core/wire.ts wireField, for one name). */
+export function wireName(field: string): string {
   return field.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase();
 }
 

@@ -58,11 +58,20 @@ describe("QdrantStore against the FAKE Qdrant REST endpoints (catches translatio
   );
 
   describe("QdrantStore specifics", () => {
-    it("one collection pair per embedding model, with the payload indexes; the rest shared", async () => {
+    /** A fresh store on the fake, opened, and dropped after `fn` whatever happens in it. */
+    async function withStore(fn: (store: QdrantStore, p: string) => Promise<void>, options: { textCandidates?: number } = {}): Promise<void> {
       const p = prefix();
-      const store = new QdrantStore({ url, prefix: p });
+      const store = new QdrantStore({ url, prefix: p, ...options });
       await store.open(MODEL);
       try {
+        await fn(store, p);
+      } finally {
+        await store.dropAll();
+      }
+    }
+
+    it("one collection pair per embedding model, with the payload indexes; the rest shared", async () => {
+      await withStore(async (store, p) => {
         const names = [...fake.collections.keys()].filter((n) => n.startsWith(`${p}_`)).sort();
         assert.deepEqual(names.map((n) => n.replace(/_[0-9a-f]{6}$/, "")), [
           `${p}_audit`,
@@ -77,16 +86,11 @@ describe("QdrantStore against the FAKE Qdrant REST endpoints (catches translatio
         assert.deepEqual(memories.indexes.get("fts"), { type: "text", tokenizer: "whitespace", lowercase: false });
         assert.deepEqual(memories.indexes.get("scope"), { type: "keyword", is_tenant: true });
         assert.equal(fake.collections.get(`${p}_audit`)!.size, null, "the audit log has no vectors");
-      } finally {
-        await store.dropAll();
-      }
+      });
     });
 
     it("re-embedding to another model moves memories and turns to that model's collections and keeps audit and proposals", async () => {
-      const p = prefix();
-      const store = new QdrantStore({ url, prefix: p });
-      await store.open(MODEL);
-      try {
+      await withStore(async (store, p) => {
         await store.putMemories([{ record: memoryRecord({ id: "m1", content: "alpha" }), vector: axis(FAKE_DIMENSION, 0) }]);
         await store.putTurns([{ record: turnRecord({ id: "t1", user: "alpha turn" }), vector: axis(FAKE_DIMENSION, 1) }]);
         await store.appendAudit({ id: "e1", at: 1, actor: "test", operation: "write", scope: "project:a", memoryIds: ["m1"], turnIds: [], detail: "x" });
@@ -98,15 +102,11 @@ describe("QdrantStore against the FAKE Qdrant REST endpoints (catches translatio
         assert.equal((await store.getMemories(["m1"]))[0]!.embeddingModel, "other-model");
         assert.deepEqual((await store.listAudit()).map((e) => e.id), ["e1"]);
         assert.deepEqual((await store.searchTurnsByText("alpha", {}, 5)).map((h) => h.record.id), ["t1"]);
-      } finally {
-        await store.dropAll();
-      }
+      });
     });
 
     it("20 concurrent puts and updates all land, in call order", async () => {
-      const store = new QdrantStore({ url, prefix: prefix() });
-      await store.open(MODEL);
-      try {
+      await withStore(async (store) => {
         const ids = Array.from({ length: 20 }, (_, i) => `n${String(i).padStart(2, "0")}`);
         await Promise.all(
           ids.flatMap((id, i) => [
@@ -119,30 +119,22 @@ describe("QdrantStore against the FAKE Qdrant REST endpoints (catches translatio
         assert.ok(got.every((m, i) => m.content === `new ${i} updated`));
         const [hit] = await store.searchMemoriesByVector(axis(FAKE_DIMENSION, 7), {}, 1);
         assert.equal(hit!.record.id, "n07", "vectors survive payload updates");
-      } finally {
-        await store.dropAll();
-      }
+      });
     });
 
     it("keyword search with a candidate cap reads the rarest term's matches first", async () => {
-      const store = new QdrantStore({ url, prefix: prefix(), textCandidates: 3 });
-      await store.open(MODEL);
-      try {
+      await withStore(async (store) => {
         const common = Array.from({ length: 8 }, (_, i) => memoryRecord({ id: `c${i}`, content: `Deploy note number ${i} for the service.` }));
         const rare = memoryRecord({ id: "rare", content: "Deploy to Frankfurt only on Tuesdays." });
         await store.putMemories([...common, rare].map((r) => ({ record: r, vector: fakeVector(r.content) })));
         const hits = await store.searchMemoriesByText("deploy frankfurt", {}, 2);
         assert.equal(hits[0]!.record.id, "rare");
         assert.equal(hits.length, 2);
-      } finally {
-        await store.dropAll();
-      }
+      }, { textCandidates: 3 });
     });
 
     it("keyword search asks for two counts whatever the number of query terms, while the matches fit the candidate cap", async () => {
-      const store = new QdrantStore({ url, prefix: prefix() });
-      await store.open(MODEL);
-      try {
+      await withStore(async (store) => {
         const records = [
           memoryRecord({ id: "redis", content: "Redis cluster runs the job queue for workers." }),
           memoryRecord({ id: "cache", content: "Redis is used for caching sessions." }),
@@ -158,15 +150,11 @@ describe("QdrantStore against the FAKE Qdrant REST endpoints (catches translatio
         const none = counts();
         assert.deepEqual(await store.searchMemoriesByText("kubernetes helm", { scope: "project:a" }, 10), []);
         assert.equal(counts() - none, 2);
-      } finally {
-        await store.dropAll();
-      }
+      });
     });
 
     it("past the candidate cap each term is counted by Qdrant, to read the rarest term's points first", async () => {
-      const store = new QdrantStore({ url, prefix: prefix(), textCandidates: 2 });
-      await store.open(MODEL);
-      try {
+      await withStore(async (store) => {
         const content = ["Redis runs the job queue.", "Redis caches sessions.", "The job queue retries jobs.", "Workers deploy to Frankfurt."];
         await store.putMemories(content.map((c, i) => ({ record: memoryRecord({ id: `m${i}`, content: c }), vector: fakeVector(c) })));
         const counts = () => fake.calls.filter((c) => c === "POST /collections/{c}/points/count").length;
@@ -174,16 +162,11 @@ describe("QdrantStore against the FAKE Qdrant REST endpoints (catches translatio
         const hits = await store.searchMemoriesByText("redis frankfurt", {}, 10);
         assert.equal(hits[0]!.record.id, "m3", "the rarest term's point is read first and ranks first");
         assert.equal(counts() - before, 2 + 2, "the two counts, then one per term");
-      } finally {
-        await store.dropAll();
-      }
+      }, { textCandidates: 2 });
     });
 
     it("a stored document that does not match the record schema is a STORE_ERROR naming the collection, the point's record and the field", async () => {
-      const p = prefix();
-      const store = new QdrantStore({ url, prefix: p });
-      await store.open(MODEL);
-      try {
+      await withStore(async (store, p) => {
         await store.putMemories([{ record: memoryRecord({ id: "m-bad", content: "Staging runs on Fly.io." }), vector: axis(FAKE_DIMENSION, 0) }]);
         const name = [...fake.collections.keys()].find((n) => n.startsWith(`${p}_memories_`))!;
         const point = [...fake.collections.get(name)!.points.values()][0]!;
@@ -193,9 +176,7 @@ describe("QdrantStore against the FAKE Qdrant REST endpoints (catches translatio
         assert.ok(HindsightError.is(err, "STORE_ERROR"), String(err));
         assert.deepEqual(err.details, { table: name, id: "m-bad", field: "doc.confidence" });
         assert.match(err.message, /Qdrant collection/);
-      } finally {
-        await store.dropAll();
-      }
+      });
     });
 
     it("an unreachable Qdrant is STORE_ERROR naming the address", async () => {

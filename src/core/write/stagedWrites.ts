@@ -131,7 +131,11 @@ export class StagedWrites implements StagingStore {
     if (this.memories.fresh.size > 0) await this.store.putMemories([...this.memories.fresh.values()]);
     if (this.memories.changed.size > 0) {
       const changed = [...this.memories.changed.values()];
-      const vectors = new Map(changed.flatMap((m) => (this.storedVectors.has(m.id) ? [[m.id, this.storedVectors.get(m.id) as Float32Array] as const] : [])));
+      const vectors = new Map<string, Float32Array>();
+      for (const m of changed) {
+        const v = this.storedVectors.get(m.id);
+        if (v) vectors.set(m.id, v);
+      }
       await this.store.updateMemories(changed, vectors);
     }
     if (this.turns.changed.size > 0) await this.store.updateTurns([...this.turns.changed.values()]);

@@ -3,8 +3,10 @@ import {
   AuditEntrySchema,
   ConflictPairSchema,
   EvalReportSchema,
+  LayerSchema,
   MemoryDetailSchema,
   MemorySchema,
+  MemoryTypeSchema,
   ProposalSchema,
   QuarantinedSchema,
   RecallResultSchema,
@@ -54,7 +56,7 @@ export interface ListQuery {
 }
 
 const ListAnswer = z.object({ memories: z.array(MemorySchema), total: z.number().int().nonnegative() });
-const GroupsAnswer = z.object({ groups: z.array(z.object({ layer: z.string(), type: z.string(), count: z.number().int().nonnegative() })) });
+const GroupsAnswer = z.object({ groups: z.array(z.object({ layer: LayerSchema, type: MemoryTypeSchema, count: z.number().int().nonnegative() })) });
 const MemoryAnswer = z.object({ memory: MemorySchema });
 const EditAnswer = z.object({ memory: MemorySchema, changed: z.array(z.string()), flagged: z.boolean(), reason: z.string() });
 const ForgetAnswer = z.object({ forgotten: z.number().int(), ids: z.array(z.string()), turns: z.number().int() });
@@ -129,7 +131,7 @@ export class RestBackend {
   }
 
   /** How many memories match per layer and type, in one request (groups with none are left out). */
-  async memoryGroups(q: Pick<ListQuery, "statuses" | "text">): Promise<Array<{ layer: string; type: string; count: number }>> {
+  async memoryGroups(q: Pick<ListQuery, "statuses" | "text">): Promise<z.output<typeof GroupsAnswer>["groups"]> {
     const params = this.scoped();
     params.set("status", q.statuses.join(","));
     if (q.text) params.set("text", q.text);

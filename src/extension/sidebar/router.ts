@@ -196,6 +196,7 @@ export class SidebarRouter {
 
   private readonly handlers: Handlers = {
     "memories.groups": async ({ filter }, api) => {
+      // In the view's order (the protocol's layers, then types), which is not the engine's order of types.
       const counts = new Map((await api.memoryGroups({ statuses: filter.statuses, text: filter.text })).map((g) => [`${g.layer} ${g.type}`, g.count]));
       const groups = MEMORY_LAYERS.flatMap((layer) => MEMORY_TYPES.map((type) => ({ layer, type, total: counts.get(`${layer} ${type}`) ?? 0 }))).filter((g) => g.total > 0);
       return { groups, total: groups.reduce((n, g) => n + g.total, 0) };
@@ -206,14 +207,8 @@ export class SidebarRouter {
       return { rows: page.memories.map((m) => toRow(m, now)), total: page.total };
     },
     "memories.get": async ({ id }, api) => api.explainMemory(id),
-    "memories.edit": async ({ id, patch }, api) => {
-      const body: Record<string, unknown> = {};
-      if (patch.content !== undefined) body.content = patch.content;
-      if (patch.type !== undefined) body.type = patch.type;
-      if (patch.confidence !== undefined) body.confidence = patch.confidence;
-      if (patch.validUntil !== undefined) body.valid_until = patch.validUntil;
-      return api.editMemory(id, body);
-    },
+    // The REST client sends it in the wire's casing (validUntil → valid_until).
+    "memories.edit": async ({ id, patch }, api) => api.editMemory(id, patch),
     "memories.pin": async ({ id, pinned }, api) => ({ memory: await api.pinMemory(id, pinned) }),
     "memories.forget": async ({ id }, api) => api.forgetMemory(id),
     "recall.run": async ({ query, k, sessionId }, api) => {

@@ -88,9 +88,9 @@ export class ScopedMemoryApi implements MemoryApi {
     return this.inner.list(this.withScope(input));
   }
 
-  async listPage(input: ListInput = {}, options?: { countOnly?: boolean }) {
+  async listPage(input: ListInput = {}) {
     this.need("read");
-    return this.inner.listPage(this.withScope(input), options);
+    return this.inner.listPage(this.withScope(input));
   }
 
   async memoryGroups(input: ListInput = {}) {

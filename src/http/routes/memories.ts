@@ -1,23 +1,44 @@
 import { z } from "zod";
 import { HindsightError } from "../../core/errors.js";
 import { LayerSchema, MemoryTypeSchema, ScopeSchema, StatusSchema } from "../../core/model/memory.js";
-import type { WriteInput } from "../../core/model/inputs.js";
+import type { ListInput, WriteInput } from "../../core/model/inputs.js";
 import type { EditPatch } from "../../core/ops/edit.js";
 import { many, one, parseBody, parseQuery } from "../query.js";
 import type { Route } from "../router.js";
 
-const ListQuery = z.object({
+const FilterQuery = z.object({
   scope: ScopeSchema.optional(),
   layer: z.array(LayerSchema).max(3).optional(),
   type: z.array(MemoryTypeSchema).max(5).optional(),
   status: z.array(StatusSchema).max(4).optional(),
   text: z.string().max(1000).optional(),
+  include_expired: z.enum(["true", "false", "1", "0"]).optional(),
+});
+
+const PageQuery = FilterQuery.extend({
   limit: z.coerce.number().int().min(1).max(10000).default(100),
   offset: z.coerce.number().int().min(0).default(0),
-  include_expired: z.enum(["true", "false", "1", "0"]).optional(),
-  /** Only `total` (no memories): the sidebar's group counts. */
-  count_only: z.enum(["true", "false", "1", "0"]).optional(),
 });
+
+/** The list filter of `?scope&layer&type&status&text&include_expired`, as the engine takes it. */
+function listFilter(query: URLSearchParams): ListInput {
+  const q = parseQuery(FilterQuery, {
+    scope: one(query, "scope"),
+    layer: many(query, "layer"),
+    type: many(query, "type"),
+    status: many(query, "status"),
+    text: one(query, "text"),
+    include_expired: one(query, "include_expired"),
+  });
+  return {
+    ...(q.scope ? { scope: q.scope } : {}),
+    ...(q.layer ? { layers: q.layer } : {}),
+    ...(q.type ? { types: q.type } : {}),
+    ...(q.status ? { statuses: q.status } : {}),
+    ...(q.text ? { text: q.text } : {}),
+    includeExpired: q.include_expired === "true" || q.include_expired === "1",
+  };
+}
 
 /** `?include=turns,links`: the source L0 turns and the linked memories (supersede, compression, conflict) with the memory. */
 const GetQuery = z.object({ include: z.array(z.enum(["turns", "links"])).max(2).optional() });
@@ -48,22 +69,7 @@ export const memoryRoutes: Route[] = [
     method: "GET",
     path: "/memories/groups",
     handler: async ({ engine, query }) => {
-      const q = parseQuery(ListQuery.omit({ limit: true, offset: true, count_only: true }), {
-        scope: one(query, "scope"),
-        layer: many(query, "layer"),
-        type: many(query, "type"),
-        status: many(query, "status"),
-        text: one(query, "text"),
-        include_expired: one(query, "include_expired"),
-      });
-      const groups = await engine.memoryGroups({
-        ...(q.scope ? { scope: q.scope } : {}),
-        ...(q.layer ? { layers: q.layer } : {}),
-        ...(q.type ? { types: q.type } : {}),
-        ...(q.status ? { statuses: q.status } : {}),
-        ...(q.text ? { text: q.text } : {}),
-        includeExpired: q.include_expired === "true" || q.include_expired === "1",
-      });
+      const groups = await engine.memoryGroups(listFilter(query));
       return { json: { groups, total: groups.reduce((n, g) => n + g.count, 0) } };
     },
   },
@@ -71,31 +77,9 @@ export const memoryRoutes: Route[] = [
     method: "GET",
     path: "/memories",
     handler: async ({ engine, query }) => {
-      const q = parseQuery(ListQuery, {
-        scope: one(query, "scope"),
-        layer: many(query, "layer"),
-        type: many(query, "type"),
-        status: many(query, "status"),
-        text: one(query, "text"),
-        limit: one(query, "limit"),
-        offset: one(query, "offset"),
-        include_expired: one(query, "include_expired"),
-        count_only: one(query, "count_only"),
-      });
-      const input = {
-        ...(q.scope ? { scope: q.scope } : {}),
-        ...(q.layer ? { layers: q.layer } : {}),
-        ...(q.type ? { types: q.type } : {}),
-        ...(q.status ? { statuses: q.status } : {}),
-        ...(q.text ? { text: q.text } : {}),
-        limit: q.limit,
-        offset: q.offset,
-        includeExpired: q.include_expired === "true" || q.include_expired === "1",
-      };
-      const countOnly = q.count_only === "true" || q.count_only === "1";
-      const { memories, total } = await engine.listPage(input, { countOnly });
-      if (countOnly) return { json: { memories: [], count: 0, total, limit: q.limit, offset: q.offset } };
-      return { json: { memories, count: memories.length, total, limit: q.limit, offset: q.offset } };
+      const page = parseQuery(PageQuery.pick({ limit: true, offset: true }), { limit: one(query, "limit"), offset: one(query, "offset") });
+      const { memories, total } = await engine.listPage({ ...listFilter(query), limit: page.limit, offset: page.offset });
+      return { json: { memories, count: memories.length, total, limit: page.limit, offset: page.offset } };
     },
   },
   {

@@ -14,7 +14,8 @@ import type { Hit, MemoryFilter, MemoryGroupCount, MemoryStore, ModelInfo, Page,
 import { queryText } from "../../core/text/tokens.js";
 import { embedInBatches } from "../embedInBatches.js";
 import { memoryWhere, sqlNumber, sqlString, turnWhere } from "../filter.js";
-import { auditSchema, memoriesSchema, metaSchema, proposalsSchema, turnsSchema, type DocTable, type StoredDocs } from "./schema.js";
+import type { DocTable, StoredDocs } from "../storedDocs.js";
+import { auditSchema, memoriesSchema, metaSchema, proposalsSchema, turnsSchema } from "./schema.js";
 import { auditToRow, docOf, memoryToRow, metaValueOf, scoreOf, turnToRow, vectorOf, type Row } from "./rows.js";
 
 export interface LanceStoreOptions {

@@ -2,8 +2,8 @@ import type { z } from "zod";
 import { HindsightError } from "../../core/errors.js";
 import type { AuditEntry, MemoryRecord, TurnRecord } from "../../core/model/memory.js";
 import { memoryDocument, turnDocument } from "../documents.js";
-import { readStoredDoc } from "../storedDocs.js";
-import { META_SCHEMAS, VectorColumnSchema, type DocTable, type MetaKey, type MetaValues, type StoredDocs } from "./schema.js";
+import { readStoredDoc, type DocTable, type StoredDocs } from "../storedDocs.js";
+import { META_SCHEMAS, VectorColumnSchema, type MetaKey, type MetaValues } from "./schema.js";
 
 export type Row = Record<string, unknown>;
 

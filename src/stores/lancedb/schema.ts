@@ -2,8 +2,6 @@ import { Field, FixedSizeList, Float32, Float64, Schema, Utf8 } from "apache-arr
 import { z } from "zod";
 import type { ModelInfo, RecallStatsRecord } from "../../core/ports.js";
 
-export { DOC_SCHEMAS, type DocTable, type StoredDocs } from "../storedDocs.js";
-
 /** Filterable fields are columns; the full record is a JSON document so the record can grow without migrations. */
 export function memoriesSchema(dimension: number): Schema {
   return new Schema([

@@ -1,9 +1,9 @@
-import { readStoredDoc, type DocTable, type StoredDocs } from "../storedDocs.js";
 import { createHash } from "node:crypto";
 import type { AuditEntry, MemoryRecord, TurnRecord } from "../../core/model/memory.js";
 import type { CompressionProposal } from "../../core/model/proposal.js";
 import type { ModelInfo } from "../../core/ports.js";
 import { memoryDocument, turnDocument } from "../documents.js";
+import { readStoredDoc, type DocTable, type StoredDocs } from "../storedDocs.js";
 import { LIST_TEXT_KEYS } from "./filters.js";
 
 export type Payload = Record<string, unknown>;

@@ -1,4 +1,3 @@
-import type { DocTable, StoredDocs } from "../storedDocs.js";
 import type { QdrantClient as QdrantClientType, Schemas } from "@qdrant/js-client-rest" with { "resolution-mode": "import" };
 import { HindsightError } from "../../core/errors.js";
 import { LAYERS, MEMORY_TYPES, searchText, type AuditEntry, type MemoryRecord, type TurnRecord } from "../../core/model/memory.js";
@@ -8,6 +7,7 @@ import type { Hit, MemoryFilter, MemoryGroupCount, MemoryStore, ModelInfo, Page,
 import { Serial } from "../../core/serial.js";
 import { queryText } from "../../core/text/tokens.js";
 import { embedInBatches } from "../embedInBatches.js";
+import type { DocTable, StoredDocs } from "../storedDocs.js";
 import { and, anyTermFilter, listTextFilter, MEMORY_KEYS, memoryFilter, scopeStatusFilter, termCondition, turnFilter, type QdrantFilter } from "./filters.js";
 import { groupCounts } from "../../core/model/groupCounts.js";
 import { listOrder, memoryMatches } from "../../core/model/filter.js";

@@ -3,7 +3,8 @@ import { z } from "zod";
 import { HindsightError, errorText, wireError } from "../../../src/core/errors.js";
 import { codeField, fromWire, toWire, wireField } from "../../../src/core/wire.js";
 import { errorAnswer } from "../../../src/http/errors.js";
-import { parseWireAnswer } from "../../../src/protocol/wireAnswer.js";
+import { AuditEntrySchema, MemorySchema, ProposalSchema, RecalledSchema, StatsSchema } from "../../../src/protocol/model.js";
+import { parseWireAnswer, wireName } from "../../../src/protocol/wireAnswer.js";
 
 describe("the one wire casing and the one error shape", () => {
   it("names fields in snake_case on the wire and camelCase in code, leaving other keys alone", () => {
@@ -40,6 +41,12 @@ describe("the one wire casing and the one error shape", () => {
     assert.deepEqual(fromWire({ session_id: "s", turns: [{ said_at: 1 }] }), { value: { sessionId: "s", turns: [{ saidAt: 1 }] } });
     const strict = fromWire({ items: [{ ok: 1 }, { sessionId: "s" }] }, { strict: true });
     assert.deepEqual(strict, { problem: { path: "items.1.sessionId", key: "sessionId", expected: "session_id" } });
+  });
+
+  it("the protocol's copy of the casing rule spells every field of its schemas as core does", () => {
+    const names = [MemorySchema, RecalledSchema, ProposalSchema, AuditEntrySchema, StatsSchema].flatMap((schema) => Object.keys(schema.shape));
+    assert.ok(names.includes("lastAccessedAt") && names.length > 40);
+    for (const name of names) assert.equal(wireName(name), wireField(name), name);
   });
 
   it("a REST answer is read by its schema: object fields renamed, record keys kept", () => {
