@@ -45,7 +45,7 @@ const USAGE = `hindsight — memory for coding agents
   hindsight review [list|propose|approve ID|reject ID|rollback ID] [--status S] [--json]
   hindsight reembed [--data DIR] [--json]
   hindsight eval FILE|DIR [--json] [--store lancedb|memory] [--gate BASELINE.json] [--case ID]... [--trace] [--config JSON]
-  hindsight bench locomo FILE [--k 5,10] [--conversations N] [--json] [--profile]
+  hindsight bench locomo FILE [--k 5,10] [--conversations N] [--json] [--profile] [--config JSON] [--cv] [--stores DIR]
   hindsight bench perf [--n 1000,10000,100000] [--json]
   hindsight bench serve [--n 10000] [--json]
   hindsight bench team [--clients 4] [--seconds 120] [--store lancedb|qdrant] [--qdrant-url URL] [--json]

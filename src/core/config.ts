@@ -27,8 +27,18 @@ export const EngineConfigSchema = z.object({
       /** Blend of the fused relevance: vector evidence, full-text rank evidence, query-term coverage. */
       fusion: z.object({ vector: weight(0.45), fullText: weight(0.35), coverage: weight(0.2) }).prefault({}),
       fallbackToL0: z.boolean().default(true),
-      /** Stage-1 candidate generators (ablations and baselines switch one off). */
-      candidateSources: z.array(z.enum(["vector", "fullText"])).min(1).default(["vector", "fullText"]),
+      /**
+       * Stage-1 retrievers (ablations and baselines switch one off): the query's vector, its words
+       * (full text), the time it names (recall/temporal.ts) and the named things it mentions (recall/entities.ts).
+       */
+      candidateSources: z.array(z.enum(["vector", "fullText", "temporal", "entity"])).min(1).default(["vector", "fullText", "temporal", "entity"]),
+      /** Memories the temporal and entity retrievers each add to the candidates. */
+      temporalCandidates: z.number().int().min(1).max(200).default(20),
+      entityCandidates: z.number().int().min(1).max(200).default(20),
+      /** Added to the relevance of a candidate by how close the time it tells of is to the time the query names (0-1 closeness). */
+      temporalWeight: weight(0.6),
+      /** Added to the relevance of a candidate by the share of the query's named things it shares, weighted by their rarity. */
+      entityWeight: weight(0),
       /** A memory whose source turns are all covered by better-ranked results is moved behind the others: k results, k different things. */
       diversify: z.boolean().default(true),
       /**

@@ -63,6 +63,8 @@ export interface MemoryFilter {
   /** Only memories still valid at this time (valid_until absent or later). */
   validAt?: number;
   sessionId?: string;
+  /** Only memories created in this span (from inclusive, to exclusive, epoch ms): the temporal retriever's window. */
+  createdIn?: { from: number; to: number };
   /**
    * Content or subject holds this text, case-insensitive (a plain substring: no wildcards). Read by
    * listMemories, countMemories and countMemoryGroups, so a filtered page and its total are cut in
@@ -152,6 +154,12 @@ export interface MemoryStore {
   countMemoryGroups(filter: MemoryFilter): Promise<MemoryGroupCount[]>;
   searchMemoriesByVector(vector: Float32Array, filter: MemoryFilter, limit: number): Promise<Array<Hit<MemoryRecord>>>;
   searchMemoriesByText(query: string, filter: MemoryFilter, limit: number): Promise<Array<Hit<MemoryRecord>>>;
+  /**
+   * Memories that name any of these entity terms (core/text/entities.ts memoryEntities, kept by the
+   * store beside the full-text tokens), best first by BM25 over the terms: a rare name shared counts
+   * more than the name of the person every memory is about.
+   */
+  searchMemoriesByEntities(entities: string[], filter: MemoryFilter, limit: number): Promise<Array<Hit<MemoryRecord>>>;
   deleteMemories(ids: string[]): Promise<number>;
 
   putTurns(items: Array<{ record: TurnRecord; vector: Float32Array }>): Promise<void>;

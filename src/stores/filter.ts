@@ -9,6 +9,7 @@ export function memoryWhere(f: MemoryFilter): string {
   if (f.layers) parts.push(`layer IN (${f.layers.map(sqlString).join(", ")})`);
   if (f.sessionId !== undefined) parts.push(`session_id = ${sqlString(f.sessionId)}`);
   if (f.validAt !== undefined) parts.push(`(valid_until IS NULL OR valid_until > ${Number(f.validAt)})`);
+  if (f.createdIn) parts.push(`created_at >= ${sqlNumber(f.createdIn.from)} AND created_at < ${sqlNumber(f.createdIn.to)}`);
   if (f.text) parts.push(docTextWhere(f.text));
   return parts.join(" AND ");
 }

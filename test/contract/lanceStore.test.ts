@@ -2,6 +2,7 @@ import { strict as assert } from "node:assert";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import * as lancedb from "@lancedb/lancedb";
 import type { ModelInfo } from "../../src/core/ports.js";
 import { LanceStore } from "../../src/stores/lancedb/lanceStore.js";
 import { FAKE_DIMENSION, fakeVector, withTempDir } from "../helpers/fakes.js";
@@ -25,6 +26,42 @@ runStoreContract(
 
 describe("LanceStore specifics", function () {
   this.timeout(60_000);
+
+  it("a store written before the entity index is rewritten once into a table that has it, keeping every memory and vector", async () => {
+    await withTempDir(async (dir) => {
+      const first = new LanceStore({ dir });
+      await first.open(MODEL);
+      const kept = memoryRecord({ id: "m1", subject: "Ingrid", content: "Ingrid walks Biscuit along the Thames." });
+      await first.putMemories([
+        { record: kept, vector: axis(FAKE_DIMENSION, 3) },
+        { record: memoryRecord({ id: "m2", content: "The cache is warm." }), vector: axis(FAKE_DIMENSION, 4) },
+      ]);
+      await first.close();
+      // What a store of the previous release looks like: the same memories table without the column.
+      const db = await lancedb.connect(dir);
+      const old = await db.openTable("memories");
+      await old.dropColumns(["entities"]);
+      old.close();
+
+      const upgraded = new LanceStore({ dir });
+      await upgraded.open(MODEL);
+      try {
+        assert.deepEqual(await upgraded.getMemories(["m1", "m2"]), [kept, memoryRecord({ id: "m2", content: "The cache is warm." })]);
+        const [hit] = await upgraded.searchMemoriesByEntities(["biscuit"], {}, 10);
+        assert.equal(hit?.record.id, "m1");
+        assert.deepEqual(Array.from(hit!.vector), Array.from(axis(FAKE_DIMENSION, 3)));
+        assert.deepEqual((await upgraded.searchMemoriesByText("cache", {}, 10)).map((h) => h.record.id), ["m2"]);
+        assert.equal(await upgraded.countMemories({}), 2);
+      } finally {
+        await upgraded.close();
+      }
+      // Once is enough: the next open finds the column and the memories where they were.
+      const again = new LanceStore({ dir });
+      await again.open(MODEL);
+      assert.equal((await again.searchMemoriesByEntities(["thames"], {}, 10)).length, 1);
+      await again.close();
+    });
+  });
 
   it("the audit log is compacted as it grows and still lists entries of one millisecond newest-appended first", async () => {
     await withTempDir(async (dir) => {

@@ -1,6 +1,6 @@
 import { strict as assert } from "node:assert";
 import { HindsightError } from "../../src/core/errors.js";
-import type { MemoryStore, ModelInfo } from "../../src/core/ports.js";
+import type { MemoryFilter, MemoryStore, ModelInfo } from "../../src/core/ports.js";
 import { FAKE_DIMENSION, rejection, T0 } from "../helpers/fakes.js";
 import { auditEntry, axis, memoryRecord, turnRecord } from "../helpers/records.js";
 
@@ -292,6 +292,39 @@ export function runStoreContract(name: string, makeStore: () => Promise<StoreHan
         const [hit] = await store.searchMemoriesByText("Frankfurt", {}, 10);
         assert.ok(hit!.score > 0);
         assertSameVector(hit!.vector, axis(D, 0));
+      });
+
+      it("entity search finds memories naming any of the names, the rarer shared name first, filtered", async () => {
+        await store.putMemories([
+          { record: memoryRecord({ id: "both", subject: "Ingrid", content: "Ingrid walks Biscuit along the Thames every morning." }), vector: axis(D, 0) },
+          { record: memoryRecord({ id: "ingrid", subject: "Ingrid", content: "Ingrid prefers tea to coffee." }), vector: axis(D, 1) },
+          { record: memoryRecord({ id: "ingrid2", subject: "Ingrid", content: "Ingrid learned the cello at school." }), vector: axis(D, 2) },
+          { record: memoryRecord({ id: "zh", content: "老周在成都开了一家火锅店。" }), vector: axis(D, 3) },
+          { record: memoryRecord({ id: "other", scope: "project:b", content: "Tomasz has a beagle called Biscuit." }), vector: axis(D, 4) },
+        ]);
+        const ids = async (names: string[], f: MemoryFilter = { scope: "project:a" }) => (await store.searchMemoriesByEntities(names, f, 10)).map((h) => h.record.id);
+        const hits = await ids(["ingrid", "biscuit"]);
+        assert.equal(hits[0], "both", "the memory sharing the rare name comes first");
+        assert.deepEqual([...hits].sort(), ["both", "ingrid", "ingrid2"]);
+        assert.deepEqual(await ids(["成都"]), ["zh"]);
+        assert.deepEqual(await ids(["biscuit"], { scope: "project:b" }), ["other"]);
+        assert.deepEqual(await ids(["nobody"]), []);
+        assert.deepEqual(await ids([]), []);
+        const [hit] = await store.searchMemoriesByEntities(["thames"], {}, 1);
+        assertSameVector(hit!.vector, axis(D, 0));
+      });
+
+      it("a filter by creation time keeps memories created in the span (from inclusive, to exclusive)", async () => {
+        await store.putMemories([
+          { record: memoryRecord({ id: "before", createdAt: T0 - 1 }), vector: axis(D, 0) },
+          { record: memoryRecord({ id: "first", createdAt: T0 }), vector: axis(D, 1) },
+          { record: memoryRecord({ id: "inside", createdAt: T0 + 500 }), vector: axis(D, 2) },
+          { record: memoryRecord({ id: "end", createdAt: T0 + 1000 }), vector: axis(D, 3) },
+        ]);
+        const createdIn = { from: T0, to: T0 + 1000 };
+        assert.deepEqual((await store.listMemories({ createdIn })).map((m) => m.id).sort(), ["first", "inside"]);
+        assert.deepEqual((await store.searchMemoriesByVector(axis(D, 0), { createdIn }, 10)).map((h) => h.record.id).sort(), ["first", "inside"]);
+        assert.equal(await store.countMemories({ createdIn }), 2);
       });
 
       it("text search ranks the better match first and honours the limit", async () => {

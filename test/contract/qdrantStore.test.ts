@@ -82,7 +82,7 @@ describe("QdrantStore against the FAKE Qdrant REST endpoints (catches translatio
         ]);
         const memories = fake.collections.get(names[1]!)!;
         assert.equal(memories.size, 64);
-        assert.deepEqual([...memories.indexes.keys()].sort(), ["created_at", "fts", "layer", "scope", "session_id", "status", "type", "valid_until"]);
+        assert.deepEqual([...memories.indexes.keys()].sort(), ["created_at", "entities", "fts", "layer", "scope", "session_id", "status", "type", "valid_until"]);
         assert.deepEqual(memories.indexes.get("fts"), { type: "text", tokenizer: "whitespace", lowercase: false });
         assert.deepEqual(memories.indexes.get("scope"), { type: "keyword", is_tenant: true });
         assert.equal(fake.collections.get(`${p}_audit`)!.size, null, "the audit log has no vectors");

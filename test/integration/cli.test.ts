@@ -207,6 +207,63 @@ describe("integration: the hindsight CLI", function () {
     assert.match(errors(notJson.stderr), /CASES_INVALID: eval: cannot read .*bad\.json as JSON/);
   });
 
+  it("bench locomo --cv scores old and new retrieval fitted and cross-validated; --stores keeps the ingest for the next run", async function () {
+    this.timeout(600_000);
+    const conversation = (id: string, pet: string, city: string) => ({
+      sample_id: id,
+      conversation: {
+        speaker_a: "Ana",
+        speaker_b: "Ben",
+        session_1_date_time: "9:00 am on 3 March, 2023",
+        session_1: [
+          { speaker: "Ana", dia_id: "D1:1", text: `My cat ${pet} knocked a plant off the shelf this morning.` },
+          { speaker: "Ben", dia_id: "D1:2", text: `I am flying to ${city} for a conference next week.` },
+        ],
+        session_2_date_time: "6:30 pm on 21 June, 2023",
+        session_2: [
+          { speaker: "Ana", dia_id: "D2:1", text: "I finally finished the quilt for my niece yesterday." },
+          { speaker: "Ben", dia_id: "D2:2", text: `The conference in ${city} was exhausting but worth it.` },
+        ],
+      },
+      qa: [
+        { question: `What did ${pet} knock off the shelf?`, answer: "a plant", evidence: ["D1:1"], category: 4 },
+        { question: "What did Ana finish in June?", answer: "a quilt", evidence: ["D2:1"], category: 2 },
+        { question: `Where did Ben go for a conference?`, answer: city, evidence: ["D1:2", "D2:2"], category: 1 },
+      ],
+    });
+    const file = join(box.work, "locomo-cv.json");
+    await writeFile(file, JSON.stringify([conversation("cv-a", "Pickle", "Lisbon"), conversation("cv-b", "Mochi", "Osaka")]));
+    const kept = join(box.work, "kept-stores");
+    type Row = { system: string; setting: string; questions: number; overall: Record<string, number> };
+    type Out = { k: number[]; systems: Row[]; choices: Record<string, Record<string, string>>; variants: Array<{ name: string; system: string }> };
+    const run = async (): Promise<Out> => {
+      const r = await cli(["bench", "locomo", file, "--cv", "--json", "--k", "1,5", "--stores", kept]);
+      assert.equal(r.code, 0, errors(r.stderr));
+      return JSON.parse(r.stdout) as Out;
+    };
+    const first = await run();
+    assert.deepEqual(
+      first.systems.map((s) => `${s.system} ${s.setting}`),
+      ["old default", "old fitted", "old cross-validated", "new default", "new fitted", "new cross-validated"],
+    );
+    for (const row of first.systems) {
+      assert.equal(row.questions, 6, `${row.system} ${row.setting} scores every question once`);
+      for (const v of Object.values(row.overall)) assert.ok(v >= 0 && v <= 1);
+    }
+    assert.deepEqual(Object.keys(first.choices).sort(), ["new", "old"]);
+    assert.deepEqual(Object.keys(first.choices.new!).sort(), ["cv-a", "cv-b"], "one choice per held-out conversation");
+    assert.ok(first.variants.some((v) => v.system === "old") && first.variants.some((v) => v.system === "new"));
+    const names = new Set(first.variants.map((v) => v.name));
+    for (const chosen of Object.values(first.choices.new!)) assert.ok(names.has(chosen));
+
+    // The kept stores hold the conversations: the second run asks the same questions of copies of the same memories.
+    const second = await run();
+    assert.deepEqual(second.systems, first.systems);
+    const refused = await cli(["bench", "locomo", file, "--cv", "--config", "{}"]);
+    assert.notEqual(refused.code, 0);
+    assert.match(errors(refused.stderr), /INVALID_INPUT: .*--cv compares its own settings/);
+  });
+
   it("bench locomo --json prints exactly k, questions, overall and by_category", async () => {
     const sample = {
       sample_id: "tiny-1",

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { access, cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -8,7 +8,10 @@ import { renderMarkdown, writeReport } from "../../bench/compare/report.js";
 import { parseSavedResult, type CompareResult } from "../../bench/compare/result.js";
 import { SYSTEM_IDS, type SystemId } from "../../bench/compare/systems.js";
 import { checkTargets } from "../../bench/compare/targets.js";
-import { CATEGORY_NAMES, parseLocomo, runLocomo } from "../../bench/locomo.js";
+import { CATEGORY_NAMES, parseLocomo, runLocomo, scoreLocomo, summarise, type LocomoOptions, type QuestionScore } from "../../bench/locomo.js";
+import type { LocomoSample } from "../../bench/locomoData.js";
+import { crossValidate, objective } from "../../bench/crossValidate.js";
+import { locomoVariants } from "../../bench/locomoVariants.js";
 import { RecallProfile } from "../../bench/recallProfile.js";
 import { runPerf } from "../../bench/perf.js";
 import { runServeBench } from "../../bench/serve.js";
@@ -61,24 +64,49 @@ async function benchLocomo(argv: string[]): Promise<number> {
       config: { type: "string" },
       "min-recall": { type: "string" },
       profile: { type: "boolean" },
+      cv: { type: "boolean" },
+      stores: { type: "string" },
     },
   });
   const path = positionals[0];
   if (!path) throw new HindsightError("INVALID_INPUT", "bench locomo: give the LoCoMo JSON file", { field: "FILE" });
+  if (values.cv && values.store === "memory") throw new HindsightError("INVALID_INPUT", "bench locomo: --cv copies each ingested store for every setting, so it needs --store lancedb", { field: "--cv" });
+  if (values.stores && values.store === "memory") throw new HindsightError("INVALID_INPUT", "bench locomo: --stores keeps LanceDB stores, so it needs --store lancedb", { field: "--stores" });
+  if (values.cv && values.config) throw new HindsightError("INVALID_INPUT", "bench locomo: --cv compares its own settings; --config would not be one of them", { field: "--config" });
   const profile = values.profile ? new RecallProfile() : null;
   const samples = await readLocomo(path, "bench locomo");
   const root = await mkdtemp(join(tmpdir(), "hindsight-locomo-"));
+  // --stores keeps the ingested conversations for the next run (ingest is most of a run's time).
+  const storeDir = (id: string): string => join(values.stores ?? root, id);
   try {
-    const result = await runLocomo(samples, {
+    const options: LocomoOptions = {
       ks: numberList(values.k, "--k"),
       ...(values.conversations ? { conversations: numberList(values.conversations, "--conversations")[0] as number } : {}),
       embedder: embedderFromEnv(),
       reranker: rerankerFromEnv(),
       ...(values.config ? { config: parseConfigOverride(values.config) } : {}),
-      newStore: async (id): Promise<MemoryStore> => (values.store === "memory" ? new InMemoryStore() : new LanceStore({ dir: join(root, id) })),
+      newStore: async (id): Promise<MemoryStore> => {
+        if (values.store === "memory") return new InMemoryStore();
+        // A kept folder without the marker is what an interrupted ingest left: it starts over.
+        if (values.stores && !(await hasIngested(storeDir(id)))) await rm(storeDir(id), { recursive: true, force: true });
+        return new LanceStore({ dir: storeDir(id) });
+      },
+      ...(values.stores ? { kept: { has: (id: string) => hasIngested(storeDir(id)), add: (id: string) => writeFile(join(storeDir(id), INGESTED_MARKER), "") } } : {}),
       onProgress: (m) => process.stderr.write(`${m}\n`),
       ...(profile ? { profile } : {}),
-    });
+    };
+    // Recall counts access: kept stores and the settings of --cv are asked on copies, so no run reorders another's.
+    let lastCopy: string | null = null;
+    if (values.cv || values.stores) {
+      options.copyStore = async (id, variant) => {
+        // One copy at a time: the previous setting's copy is closed by now.
+        if (lastCopy) await rm(lastCopy, { recursive: true, force: true });
+        lastCopy = join(root, `${id}.${variant}`);
+        return copyOf(storeDir(id), lastCopy);
+      };
+    }
+    if (values.cv) return await crossValidated(samples, options, values.json === true);
+    const result = await runLocomo(samples, options);
     if (profile) {
       process.stderr.write("where recall time goes (ms and calls per recall; parallel parts overlap):\n");
       for (const p of profile.report()) process.stderr.write(`  ${p.part.padEnd(32)} ${String(p.msPerRecall).padStart(8)} ms  ${String(p.callsPerRecall).padStart(6)} calls\n`);
@@ -106,6 +134,64 @@ async function benchLocomo(argv: string[]): Promise<number> {
   } finally {
     await rm(root, { recursive: true, force: true });
   }
+}
+
+/** A store folder counts as ingested once a run finished ingesting it (the marker is written after). */
+const INGESTED_MARKER = ".hindsight-bench-ingested";
+
+async function hasIngested(dir: string): Promise<boolean> {
+  return access(join(dir, INGESTED_MARKER)).then(
+    () => true,
+    () => false,
+  );
+}
+
+async function copyOf(from: string, to: string): Promise<MemoryStore> {
+  await cp(from, to, { recursive: true });
+  return new LanceStore({ dir: to });
+}
+
+/**
+ * `bench locomo --cv`: the old retrieval (vector and full text) and the new (four retrievers), each
+ * over its grid of settings, on the same ingested conversations; per system the best setting on all
+ * of them (fitted) beside leave-one-conversation-out (each conversation scored with the setting
+ * chosen on the others), per category and overall.
+ */
+async function crossValidated(samples: LocomoSample[], options: LocomoOptions, json: boolean): Promise<number> {
+  const variants = locomoVariants();
+  const { results, stats } = await scoreLocomo(samples, options, variants);
+  const fits = crossValidate(results, variants, options.ks);
+  const summary = (scores: QuestionScore[]) => summarise(scores, options.ks, { ...stats, recallTimes: [] });
+  const rows = fits.flatMap((f) => [
+    { system: f.system, setting: "default", variant: f.defaults.variant, result: summary(f.defaults.scores) },
+    { system: f.system, setting: "fitted", variant: f.fitted.variant, result: summary(f.fitted.scores) },
+    { system: f.system, setting: "cross-validated", variant: Object.values(f.crossValidated.choices).join(","), result: summary(f.crossValidated.scores) },
+  ]);
+  if (json) {
+    printJson({
+      k: options.ks,
+      systems: rows.map((r) => ({ system: r.system, setting: r.setting, variant: r.variant, questions: r.result.questions, overall: r.result.overall, by_category: r.result.by_category })),
+      choices: Object.fromEntries(fits.map((f) => [f.system, f.crossValidated.choices])),
+      variants: variants.map((v) => ({ name: v.name, system: v.system, config: v.config, objective: objective(results.get(v.name) ?? [], options.ks) })),
+    });
+    return 0;
+  }
+  const cats = Object.keys(CATEGORY_NAMES);
+  const maxK = Math.max(...options.ks);
+  const cell = (byK: Record<string, number> | undefined) => options.ks.map((k) => (byK?.[String(k)] ?? 0).toFixed(3)).join(" / ");
+  print(`LoCoMo evidence recall, ${options.ks.map((k) => `R@${k}`).join(" / ")} (${stats.turns} turns, ${stats.memories} memories, ${variants.length} settings)`);
+  print(["system", "setting", ...cats.map((c) => CATEGORY_NAMES[c] as string), "overall"].map((h, i) => h.padEnd(i < 2 ? 16 : 14)).join(""));
+  for (const r of rows) {
+    print([r.system, r.setting, ...cats.map((c) => cell(r.result.by_category[c])), cell(r.result.overall)].map((h, i) => h.padEnd(i < 2 ? 16 : 14)).join(""));
+  }
+  for (const f of fits) print(`${f.system}: fitted ${f.fitted.variant}; per held-out conversation ${Object.entries(f.crossValidated.choices).map(([c, v]) => `${c}=${v}`).join(", ")}`);
+  print(`settings (objective = mean recall over the ks, all conversations; then R@${maxK} per category):`);
+  for (const v of variants) {
+    const r = summary(results.get(v.name) ?? []);
+    const perCategory = cats.map((c) => (r.by_category[c]?.[String(maxK)] ?? 0).toFixed(3)).join(" ");
+    print(`  ${v.name.padEnd(24)} ${objective(results.get(v.name) ?? [], options.ks).toFixed(4)}  ${perCategory}  ${JSON.stringify(v.config)}`);
+  }
+  return 0;
 }
 
 /** Regression gate for the smoke run: overall recall at the largest k may not fall below the floor. */

@@ -9,6 +9,7 @@ export function memoryMatches(m: MemoryRecord, f: MemoryFilter): boolean {
   if (f.layers && !f.layers.includes(m.layer)) return false;
   if (f.sessionId !== undefined && m.sessionId !== f.sessionId) return false;
   if (f.validAt !== undefined && m.validUntil !== null && m.validUntil <= f.validAt) return false;
+  if (f.createdIn && (m.createdAt < f.createdIn.from || m.createdAt >= f.createdIn.to)) return false;
   if (f.text && !textMatches(m, f.text)) return false;
   return true;
 }

@@ -6,8 +6,10 @@
  * 9", not by "the van is white"; "围墙什么时候刷漆？" by "周六上午刷漆", not by "围墙刷成灰色". The
  * embedding model barely tells these apart (both memories name the thing), so the kind of the
  * value asked for is read from the question's words (a wh-word of amount or time, or 多/几 with a
- * measure) and the kind held from the memory's (a numeral, a date or time word).
+ * measure) and the kind held from the memory's (a numeral, or a time the date parser reads).
  */
+
+import { timesIn } from "../text/time.js";
 
 export type AnswerKind = "amount" | "time";
 
@@ -29,13 +31,11 @@ export function askedKind(question: string): AnswerKind | null {
 const NUMBER_WORD = /\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|hundred|thousand|million|once|twice|half|dozen|daily|weekly|monthly|hourly|nightly)\b/i;
 /** A Chinese numeral with its measure word (三次, 两个, 半小时), or a frequency (每天). */
 const ZH_NUMBER = new RegExp(`[一二两三四五六七八九十百千万半]+[${MEASURE_WORDS}]|每[天日周月年小]`);
-const MONTH_OR_DAY = /\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekends?|tonight|today|tomorrow|yesterday|morning|evening|noon|midnight|ago)\b/i;
-const ZH_TIME_WORD = /[周期拜][一二三四五六日天末]|[昨今明前后去][天年]|[上下本这][周月]|[早中晚]上|凌晨|中午|傍晚|[一二两三四五六七八九十]+[月号日点时]/;
-
 export function holdsKind(text: string, kind: AnswerKind): boolean {
   if (/\d/.test(text)) return true;
   if (kind === "amount") return NUMBER_WORD.test(text) || ZH_NUMBER.test(text);
-  return MONTH_OR_DAY.test(text) || ZH_TIME_WORD.test(text);
+  // A time is whatever the date parser reads as one (text/time.ts): "Saturday morning", "三周前", "下个月".
+  return timesIn(text, 0).length > 0;
 }
 
 /**

@@ -17,6 +17,10 @@ import { distinctBest, fuseRelevance, queryFeatures, type QueryFeatures, type Re
 import { focusedQuery, refocus } from "./focus.js";
 import { currentHolders } from "./lineage.js";
 import { favourAnswerKind } from "./answerKind.js";
+import { askedTime, closeness, saidAround } from "./temporal.js";
+import { entityShare } from "./entityMatch.js";
+import { entitiesIn } from "../text/entities.js";
+import type { TimeSpan } from "../text/time.js";
 import { accessBoost, byRank, countAccess, finalScore, timeDecay } from "./score.js";
 import type { RecallConflict, RecalledMemory, RecallResult } from "./types.js";
 
@@ -68,18 +72,27 @@ export async function recallMemories(ctx: EngineContext, params: RecallParams, s
     sources.includes("fullText") ? ctx.store.searchMemoriesByText(params.query, f, n) : Promise.resolve([]);
   const replacedFilter: MemoryFilter = { ...filter, statuses: ["superseded"] };
   const lineage = ctx.config.recall.followReplacements;
-  const [byVector, byText, oldByVector, oldByText] = await Promise.all([
+  // The temporal and entity retrievers add candidates the query's vector and words rank too low.
+  const askedSpan = sources.includes("temporal") ? askedTime(params.query, now) : null;
+  const named = sources.includes("entity") ? entitiesIn(params.query) : [];
+  const around = askedSpan ? saidAround(filter, askedSpan) : null;
+  const none = Promise.resolve([] as Array<Hit<MemoryRecord>>);
+  const [byVector, byText, oldByVector, oldByText, byTimeVector, byTimeText, byEntity] = await Promise.all([
     byVectorIn(filter, ctx.config.recall.vectorCandidates),
     byTextIn(filter, ctx.config.recall.textCandidates),
-    lineage ? byVectorIn(replacedFilter, REPLACED_CANDIDATES) : Promise.resolve([]),
-    lineage ? byTextIn(replacedFilter, REPLACED_CANDIDATES) : Promise.resolve([]),
+    lineage ? byVectorIn(replacedFilter, REPLACED_CANDIDATES) : none,
+    lineage ? byTextIn(replacedFilter, REPLACED_CANDIDATES) : none,
+    around ? byVectorIn(around, ctx.config.recall.temporalCandidates) : none,
+    around ? byTextIn(around, ctx.config.recall.temporalCandidates) : none,
+    named.length > 0 ? ctx.store.searchMemoriesByEntities(named, filter, ctx.config.recall.entityCandidates) : none,
   ]);
 
   const scored: RecalledMemory[] = [];
   // Replaced memories' full-text scores are read on the same scale as the active ones'.
-  const bestText = Math.max(bestScore(byText), bestScore(oldByText));
+  const bestText = Math.max(bestScore(byText), bestScore(oldByText), bestScore(byTimeText));
   const withText = (c: Pooled<MemoryRecord>): { c: Pooled<MemoryRecord>; text: string } => ({ c, text: searchText(c.record) });
-  const candidates = pool(byVector, byText, bestText).map(withText);
+  // Entity hits carry an entity score, not a full-text one: they join as vector hits do, read by their vector and words.
+  const candidates = pool([...byVector, ...byTimeVector, ...byEntity], [...byText, ...byTimeText], bestText).map(withText);
   const replaced = pool(oldByVector, oldByText, bestText);
   // Only replaced memories whose successor the query may see are read at all.
   const heads = replaced.length > 0 ? await currentHolders(ctx.store, replaced.map((c) => c.record), filter) : new Map<string, MemoryRecord>();
@@ -94,7 +107,8 @@ export async function recallMemories(ctx: EngineContext, params: RecallParams, s
   // answers the question, it would only let weaker neighbours through.
   const answered = pooled.some((p) => p.parts.plainEvidence >= floor);
   const passing = pooled.filter(({ parts }, i) => (answered ? parts.plainEvidence : parts.evidence) >= floor || i === standout);
-  const relevance = favourAnswerKind(q.text, passing.map(({ c }) => c.record.content), await focusedRelevance(ctx, q, passing), ctx.config.recall.answerKindBonus);
+  const kindFavoured = favourAnswerKind(q.text, passing.map(({ c }) => c.record.content), await focusedRelevance(ctx, q, passing), ctx.config.recall.answerKindBonus);
+  const relevance = withTimeAndNames(ctx, kindFavoured, passing.map(({ c }) => c.record), askedSpan, named);
   for (const [i, { c, parts }] of passing.entries()) {
     scored.push(toRecalled(ctx, c.record, (relevance[i] as number) * aboutWhomTheQueryAsks(c.record.content, q), now, access, parts.wordsOnly ? "full-text" : "fused"));
   }
@@ -122,6 +136,22 @@ export async function recallMemories(ctx: EngineContext, params: RecallParams, s
   }
   if (!usedFallback && result.length > 0) access.touch(result.map((m) => m.id), now);
   return { query: params.query, scope, memories: result, conflicts, usedFallback, text: formatRecall(result, conflicts, usedFallback) };
+}
+
+/**
+ * The temporal and entity retrievers' evidence blended into the fused relevance: how close the time
+ * a candidate tells of is to the asked time (temporal.ts), and how much of what the query names it
+ * names too (entityMatch.ts). A weighted mean, not a sum: a sum would be cut at 1 and lose the
+ * difference between two candidates the other evidence already rates fully. Only asked when the
+ * query names a time or a thing, and only reorders candidates that passed the floor on their own.
+ */
+function withTimeAndNames(ctx: EngineContext, relevance: number[], records: MemoryRecord[], asked: TimeSpan | null, named: string[]): number[] {
+  const { temporalWeight, entityWeight } = ctx.config.recall;
+  const time = asked && temporalWeight > 0 ? records.map((m) => closeness(m, asked)) : null;
+  const names = named.length > 0 && entityWeight > 0 ? entityShare(named, records.map((m) => `${m.subject} ${searchText(m)}`)) : null;
+  if (!time && !names) return relevance;
+  const total = 1 + (time ? temporalWeight : 0) + (names ? entityWeight : 0);
+  return relevance.map((r, i) => clamp01((r + temporalWeight * (time?.[i] ?? 0) + entityWeight * (names?.[i] ?? 0)) / total));
 }
 
 /** A Chinese query's Chinese candidates read as queries too, when the model has a symmetric reading (ModelProfile.cjkSymmetricLow). */

@@ -81,6 +81,8 @@ export class LanceStore implements MemoryStore {
   private metaWrites = 0;
   private auditWrites = 0;
   private idleTimer: ReturnType<typeof setTimeout> | null = null;
+  /** A read-only store written before the entity index: entity search finds nothing. */
+  private noEntityIndex = false;
 
   constructor(private readonly options: LanceStoreOptions) {
     this.optimizeEvery = options.optimizeEvery ?? 50;
@@ -113,6 +115,7 @@ export class LanceStore implements MemoryStore {
     this.model = model;
     this.generation = await this.currentGeneration();
     this.tables.memories = await openOrCreate(db, names, this.generation.memories, memoriesSchema(model.dimension));
+    await this.addEntityColumn(db);
     this.tables.turns = await openOrCreate(db, names, this.generation.turns, turnsSchema(model.dimension));
     this.tables.audit = await openOrCreate(db, names, "audit", auditSchema());
     this.tables.proposals = await openOrCreate(db, names, "proposals", proposalsSchema());
@@ -121,6 +124,37 @@ export class LanceStore implements MemoryStore {
       this.hasFts[name] = indices.some((i) => i.columns.includes("fts"));
       this.indexedRows[name] = indices.some((i) => i.columns.includes("vector")) ? await this.table(name).countRows() : 0;
     }
+  }
+
+  /**
+   * A store written before the entity index (issue 17) is rewritten once into a memories table that
+   * has it, by the same switch as reembed: the new table is built beside the old one and becomes
+   * current in one meta commit, so a kill at any moment leaves the old table or the new, complete.
+   * A read-only store stays as it is and finds nothing by entity.
+   */
+  private async addEntityColumn(db: lancedb.Connection): Promise<void> {
+    const old = this.table("memories");
+    if ((await old.schema()).fields.some((f) => f.name === "entities")) return;
+    if (this.readOnlyReason !== null) {
+      this.noEntityIndex = true;
+      return;
+    }
+    const model = this.model as ModelInfo;
+    await this.queue.run(async () => {
+      const names = await db.tableNames();
+      const rows = await old.query().select(["doc", "vector"]).toArray();
+      const next: Generation = { memories: `memories_${randomBytes(6).toString("hex")}`, turns: this.generation.turns };
+      const mt = await db.createEmptyTable(next.memories, memoriesSchema(model.dimension), { mode: "overwrite" });
+      const memRows = rows.map((r) => memoryToRow(docOf(r as Row, "memories", old.name), vectorOf(r as Row, old.name)));
+      if (memRows.length > 0) await mt.add(memRows);
+      await this.ensureIndexesOn(mt, "memories");
+      const meta = await this.metaTable();
+      await meta.mergeInsert("key").whenMatchedUpdateAll().whenNotMatchedInsertAll().execute([{ key: "tables", value: JSON.stringify(next) }]);
+      this.tables.memories = mt;
+      this.generation = next;
+      old.close();
+      await dropLeftovers(db, [...names, next.memories], next).catch((err: unknown) => this.options.onMaintenanceError?.(err, "memories"));
+    });
   }
 
   private async connect(): Promise<lancedb.Connection> {
@@ -242,7 +276,12 @@ export class LanceStore implements MemoryStore {
   }
 
   searchMemoriesByText(query: string, filter: MemoryFilter, limit: number): Promise<Array<Hit<MemoryRecord>>> {
-    return this.textSearch("memories", query, memoryWhere(filter), limit);
+    return this.textSearch("memories", queryText(query), memoryWhere(filter), limit);
+  }
+
+  searchMemoriesByEntities(entities: string[], filter: MemoryFilter, limit: number): Promise<Array<Hit<MemoryRecord>>> {
+    if (this.noEntityIndex) return Promise.resolve([]);
+    return this.textSearch("memories", [...new Set(entities)].join(" "), memoryWhere(filter), limit, "entities");
   }
 
   deleteMemories(ids: string[]): Promise<number> {
@@ -275,7 +314,7 @@ export class LanceStore implements MemoryStore {
   }
 
   searchTurnsByText(query: string, filter: TurnFilter, limit: number): Promise<Array<Hit<TurnRecord>>> {
-    return this.textSearch("turns", query, turnWhere(filter), limit);
+    return this.textSearch("turns", queryText(query), turnWhere(filter), limit);
   }
 
   deleteTurns(ids: string[]): Promise<number> {
@@ -534,6 +573,7 @@ export class LanceStore implements MemoryStore {
       ["type", "bitmap"],
       ["layer", "bitmap"],
       ["valid_until", "btree"],
+      ["created_at", "btree"],
     ],
     turns: [
       ["id", "btree"],
@@ -550,10 +590,13 @@ export class LanceStore implements MemoryStore {
   private async ensureIndexesOn(t: lancedb.Table, name: TableName): Promise<boolean> {
     if ((await t.countRows()) === 0) return false;
     // Tokens are prepared by the engine (stemmed words, CJK words): the index only splits on whitespace.
-    await t.createIndex("fts", {
-      config: lancedb.Index.fts({ baseTokenizer: "whitespace", lowercase: false, stem: false, removeStopWords: false, asciiFolding: false, withPosition: false }),
-      replace: true,
-    });
+    // Entity terms (memoryEntities) are indexed the same way, in their own column.
+    for (const column of name === "memories" ? ["fts", "entities"] : ["fts"]) {
+      await t.createIndex(column, {
+        config: lancedb.Index.fts({ baseTokenizer: "whitespace", lowercase: false, stem: false, removeStopWords: false, asciiFolding: false, withPosition: false }),
+        replace: true,
+      });
+    }
     for (const [column, kind] of LanceStore.SCALAR_INDEXES[name]) {
       await t.createIndex(column, { config: kind === "bitmap" ? lancedb.Index.bitmap() : lancedb.Index.btree(), replace: true });
     }
@@ -601,11 +644,11 @@ export class LanceStore implements MemoryStore {
     return rows.map((r) => ({ record: docOf(r as Row, name, t.name), vector: vectorOf(r as Row, t.name), score: 1 - scoreOf(r as Row, "_distance", t.name) }));
   }
 
-  private async textSearch<N extends TableName>(name: N, query: string, where: string, limit: number): Promise<Array<Hit<StoredDocs[N]>>> {
-    const text = queryText(query);
+  /** BM25 over a whitespace-tokenised column: `text` is already in its tokens. */
+  private async textSearch<N extends TableName>(name: N, text: string, where: string, limit: number, column: "fts" | "entities" = "fts"): Promise<Array<Hit<StoredDocs[N]>>> {
     if (!text || !this.hasFts[name]) return [];
     const t = this.table(name);
-    let q = t.search(new lancedb.MatchQuery(text, "fts"), "fts").select(["id", "doc", "vector", "_score"]).limit(limit);
+    let q = t.search(new lancedb.MatchQuery(text, column), "fts").select(["id", "doc", "vector", "_score"]).limit(limit);
     if (where) q = q.where(where);
     const rows = await q.toArray();
     return rows.map((r) => ({ record: docOf(r as Row, name, t.name), vector: vectorOf(r as Row, t.name), score: scoreOf(r as Row, "_score", t.name) }));

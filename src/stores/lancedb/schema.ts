@@ -14,6 +14,7 @@ export function memoriesSchema(dimension: number): Schema {
     new Field("valid_until", new Float64(), true),
     new Field("created_at", new Float64(), false),
     new Field("fts", new Utf8(), false),
+    new Field("entities", new Utf8(), false),
     new Field("doc", new Utf8(), false),
     new Field("vector", new FixedSizeList(dimension, new Field("item", new Float32(), true)), false),
   ]);

@@ -8,6 +8,7 @@ import type { Hit, MemoryFilter, MemoryGroupCount, MemoryStore, ModelInfo, Page,
 import { cosine } from "../../core/text/vector.js";
 import { contentTokens } from "../../core/text/tokens.js";
 import { listOrder, memoryMatches, turnMatches } from "../../core/model/filter.js";
+import { memoryEntities } from "../../core/text/entities.js";
 
 interface Row<T> {
   record: T;
@@ -79,6 +80,10 @@ export class InMemoryStore implements MemoryStore {
 
   async searchMemoriesByText(query: string, filter: MemoryFilter, limit: number): Promise<Array<Hit<MemoryRecord>>> {
     return textSearch([...this.memories.values()].filter((r) => memoryMatches(r.record, filter)), query, limit, searchText);
+  }
+
+  async searchMemoriesByEntities(entities: string[], filter: MemoryFilter, limit: number): Promise<Array<Hit<MemoryRecord>>> {
+    return bm25([...this.memories.values()].filter((r) => memoryMatches(r.record, filter)), [...new Set(entities)], limit, memoryEntities);
   }
 
   async deleteMemories(ids: string[]): Promise<number> {
@@ -182,9 +187,12 @@ function vectorSearch<T>(rows: Array<Row<T>>, vector: Float32Array, limit: numbe
 
 /** BM25 over the same tokens the LanceDB full-text column holds. */
 function textSearch<T>(rows: Array<Row<T>>, query: string, limit: number, textOf: (r: T) => string): Array<Hit<T>> {
-  const q = [...new Set(contentTokens(query))];
+  return bm25(rows, [...new Set(contentTokens(query))], limit, (r) => contentTokens(textOf(r)));
+}
+
+function bm25<T>(rows: Array<Row<T>>, q: string[], limit: number, termsOf: (r: T) => string[]): Array<Hit<T>> {
   if (q.length === 0 || rows.length === 0) return [];
-  const docs = rows.map((r) => contentTokens(textOf(r.record)));
+  const docs = rows.map((r) => termsOf(r.record));
   const avg = docs.reduce((s, d) => s + d.length, 0) / docs.length || 1;
   const df = new Map<string, number>();
   for (const d of docs) for (const t of new Set(d)) df.set(t, (df.get(t) ?? 0) + 1);

@@ -26,6 +26,7 @@ export const MEMORY_KEYS = {
   validUntil: "valid_until",
   createdAt: "created_at",
   terms: "fts",
+  entities: "entities",
 } as const;
 
 /** Lowercased content and subject of memory points, for a list's `text`; they must stay without a payload index (see listTextFilter). */
@@ -72,6 +73,7 @@ export function memoryFilter(f: MemoryFilter): QdrantFilter | undefined {
   if (f.validAt !== undefined) {
     must.push({ should: [{ is_empty: { key: MEMORY_KEYS.validUntil } }, { key: MEMORY_KEYS.validUntil, range: { gt: Number(f.validAt) } }] });
   }
+  if (f.createdIn) must.push({ key: MEMORY_KEYS.createdAt, range: { gte: f.createdIn.from, lt: f.createdIn.to } });
   return must.length > 0 ? { must } : undefined;
 }
 
@@ -94,13 +96,13 @@ export function scopeStatusFilter(scope: string | undefined, statuses?: readonly
  * Points whose full-text field holds `term` (one token: the engine prepares the tokens and the index
  * splits on whitespace only, so Qdrant matches exactly the tokens the engine reasons with).
  */
-export function termCondition(term: string): QdrantCondition {
-  return { key: MEMORY_KEYS.terms, match: { text: term } };
+export function termCondition(term: string, key: string = MEMORY_KEYS.terms): QdrantCondition {
+  return { key, match: { text: term } };
 }
 
-/** Points holding at least one of the terms. */
-export function anyTermFilter(terms: readonly string[]): QdrantFilter {
-  return { should: terms.map(termCondition) };
+/** Points holding at least one of the terms (in the full-text tokens, or another whitespace-tokenised field). */
+export function anyTermFilter(terms: readonly string[], key: string = MEMORY_KEYS.terms): QdrantFilter {
+  return { should: terms.map((t) => termCondition(t, key)) };
 }
 
 /** Both filters at once; either may be absent. */

@@ -17,6 +17,7 @@ export const PAYLOAD_INDEXES: Record<"memories" | "turns" | "audit" | "proposals
     valid_until: "float",
     created_at: "float",
     fts: TERMS,
+    entities: TERMS,
   },
   turns: { scope: SCOPE, status: "keyword", at: "float", fts: TERMS },
   audit: { scope: "keyword", at: "float" },

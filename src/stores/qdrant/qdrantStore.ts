@@ -194,7 +194,11 @@ export class QdrantStore implements MemoryStore {
   }
 
   searchMemoriesByText(query: string, filter: MemoryFilter, limit: number): Promise<Array<Hit<MemoryRecord>>> {
-    return this.textSearch("memories", query, memoryFilter(filter), limit);
+    return this.textSearch("memories", queryTerms(query), memoryFilter(filter), limit);
+  }
+
+  searchMemoriesByEntities(entities: string[], filter: MemoryFilter, limit: number): Promise<Array<Hit<MemoryRecord>>> {
+    return this.textSearch("memories", [...new Set(entities)], memoryFilter(filter), limit, MEMORY_KEYS.entities);
   }
 
   deleteMemories(ids: string[]): Promise<number> {
@@ -225,7 +229,7 @@ export class QdrantStore implements MemoryStore {
   }
 
   searchTurnsByText(query: string, filter: TurnFilter, limit: number): Promise<Array<Hit<TurnRecord>>> {
-    return this.textSearch("turns", query, turnFilter(filter), limit);
+    return this.textSearch("turns", queryTerms(query), turnFilter(filter), limit);
   }
 
   deleteTurns(ids: string[]): Promise<number> {
@@ -562,29 +566,29 @@ export class QdrantStore implements MemoryStore {
    * counted by Qdrant, and candidates are read rarest term first up to `textCandidates`, so the
    * best-scoring points are among them even when a common term matches thousands.
    */
-  private async textSearch<K extends Kind>(kind: K, query: string, filter: QdrantFilter | undefined, limit: number): Promise<Array<Hit<StoredDocs[K]>>> {
-    const terms = [...new Set(queryText(query).split(" ").filter((t) => t !== ""))];
+  /** BM25 over a whitespace-tokenised payload field: the full-text tokens, or a memory's entity terms. */
+  private async textSearch<K extends Kind>(kind: K, terms: string[], filter: QdrantFilter | undefined, limit: number, key: string = MEMORY_KEYS.terms): Promise<Array<Hit<StoredDocs[K]>>> {
     if (terms.length === 0 || limit <= 0) return [];
     const name = this.collection(kind);
-    const anyTerm = and(filter, anyTermFilter(terms));
+    const anyTerm = and(filter, anyTermFilter(terms, key));
     const [total, holding] = await Promise.all([this.count(name, filter), this.count(name, anyTerm)]);
     if (holding === 0) return [];
 
     const candidates = new Map<string | number, string[]>();
     const add = (points: PointOut[]) => {
-      for (const p of points) candidates.set(p.id, String(p.payload?.fts ?? "").split(" ").filter((t) => t !== ""));
+      for (const p of points) candidates.set(p.id, String(p.payload?.[key] ?? "").split(" ").filter((t) => t !== ""));
     };
     let df: Map<string, number>;
     if (holding <= this.textCandidates) {
-      add(await this.scrollAll(name, anyTerm, ["fts"]));
+      add(await this.scrollAll(name, anyTerm, [key]));
       df = new Map(terms.map((t) => [t, 0]));
       for (const tokens of candidates.values()) for (const t of new Set(tokens)) if (df.has(t)) df.set(t, (df.get(t) as number) + 1);
     } else {
-      const counts = await Promise.all(terms.map((t) => this.count(name, and(filter, { must: [termCondition(t)] }))));
+      const counts = await Promise.all(terms.map((t) => this.count(name, and(filter, { must: [termCondition(t, key)] }))));
       df = new Map(terms.map((t, i) => [t, counts[i] as number]));
       for (const [t] of [...df].sort((a, b) => a[1] - b[1])) {
         if (candidates.size >= this.textCandidates) break;
-        add(await this.scrollAll(name, and(filter, { must: [termCondition(t)] }), ["fts"], this.textCandidates));
+        add(await this.scrollAll(name, and(filter, { must: [termCondition(t, key)] }), [key], this.textCandidates));
       }
     }
     for (const [t, n] of df) if (n === 0) df.delete(t);
@@ -604,6 +608,11 @@ export class QdrantStore implements MemoryStore {
       return p ? [{ record: docOf(p.payload, kind, name), vector: vectorOf(p.vector), score: r.score }] : [];
     });
   }
+}
+
+/** A query's full-text terms, as the full-text field holds them. */
+function queryTerms(query: string): string[] {
+  return [...new Set(queryText(query).split(" ").filter((t) => t !== ""))];
 }
 
 /** The useful part of a client error: Qdrant's own message, the HTTP status, or the socket error behind "fetch failed". */
