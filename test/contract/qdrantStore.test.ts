@@ -70,6 +70,21 @@ describe("QdrantStore against the FAKE Qdrant REST endpoints (catches translatio
       }
     }
 
+    it("points written before the entity index get their entity terms when the store opens", async () => {
+      await withStore(async (store, p) => {
+        await store.putMemories([{ record: memoryRecord({ id: "m1", content: "Ingrid walks Biscuit along the Thames." }), vector: axis(FAKE_DIMENSION, 1) }]);
+        // What a point of the previous release holds: the same payload without the entity terms.
+        const memories = [...fake.collections.entries()].find(([n]) => n.startsWith(`${p}_memories`))![1];
+        for (const point of memories.points.values()) delete point.payload.entities;
+        assert.deepEqual(await store.searchMemoriesByEntities(["biscuit"], {}, 10), []);
+        const reopened = new QdrantStore({ url, prefix: p });
+        await reopened.open(MODEL);
+        assert.deepEqual((await reopened.searchMemoriesByEntities(["biscuit"], {}, 10)).map((h) => h.record.id), ["m1"]);
+        assert.equal((await reopened.getMemories(["m1"]))[0]?.content, "Ingrid walks Biscuit along the Thames.");
+        await reopened.close();
+      });
+    });
+
     it("one collection pair per embedding model, with the payload indexes; the rest shared", async () => {
       await withStore(async (store, p) => {
         const names = [...fake.collections.keys()].filter((n) => n.startsWith(`${p}_`)).sort();

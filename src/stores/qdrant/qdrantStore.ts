@@ -121,6 +121,24 @@ export class QdrantStore implements MemoryStore {
     await this.ensureCollection(names.proposals, null, "proposals");
     if (!stored) await this.queue.run(() => this.setMeta(MODEL_KEY, model));
     this.names = names;
+    await this.indexEntitiesOfOlderPoints();
+  }
+
+  /**
+   * Points written before the entity index (issue 17) get their entity terms once, as the store
+   * opens: each payload is rewritten from the point's own record, a page at a time, so entity search
+   * finds them too. A point rewritten twice by racing servers gets the same payload.
+   */
+  private async indexEntitiesOfOlderPoints(): Promise<void> {
+    const name = this.collection("memories");
+    const older: QdrantFilter = { must: [{ is_empty: { key: MEMORY_KEYS.entities } }] };
+    for (;;) {
+      const page = await this.scrollAll(name, older, ["doc"], this.batchSize);
+      if (page.length === 0) return;
+      const records = page.map((p) => docOf(p.payload, "memories", name));
+      await this.overwritePayloads("memories", records.map((r) => ({ id: r.id, payload: memoryPayload(r) })));
+      if (page.length < this.batchSize) return;
+    }
   }
 
   async storedModel(): Promise<ModelInfo | null> {
