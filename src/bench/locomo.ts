@@ -100,7 +100,7 @@ export async function scoreLocomo(
     const clock = new SteppedClock();
     const first = variants[0] as LocomoVariant;
     const copies = options.copyStore !== undefined;
-    let engine = engineFor(sample, store, clock, options, copies ? (options.config ?? {}) : first.config);
+    let engine = engineFor(sample, store, clock, options, options.config ?? {});
     try {
       await engine.open();
       if (!reused) {
@@ -120,7 +120,7 @@ export async function scoreLocomo(
         if (copies) {
           engine = engineFor(sample, await (options.copyStore as NonNullable<LocomoOptions["copyStore"]>)(sample.sample_id, variant.name), clock, options, variant.config);
           await engine.open();
-        }
+        } else engine.reconfigure(engineConfig(sample, variant.config));
         clock.set(askedAt);
         try {
           const scores = await askQuestions(engine, sample, validIds, options, variant === first ? stats.recallTimes : []);
@@ -145,11 +145,13 @@ interface RunStats {
   recallTimes: number[];
 }
 
+/** Each conversation is its own project scope. */
+function engineConfig(sample: LocomoSample, config: EngineConfigInput): EngineConfigInput {
+  return { ...config, defaultScope: `project:${sample.sample_id}`, actor: "bench" };
+}
+
 function engineFor(sample: LocomoSample, store: MemoryStore, clock: SteppedClock, options: LocomoOptions, config: EngineConfigInput): MemoryEngine {
-  const engine = new MemoryEngine(
-    { store, embedder: options.embedder, reranker: options.reranker ?? null, clock },
-    { ...config, defaultScope: `project:${sample.sample_id}`, actor: "bench" },
-  );
+  const engine = new MemoryEngine({ store, embedder: options.embedder, reranker: options.reranker ?? null, clock }, engineConfig(sample, config));
   const profile = options.profile;
   if (profile) {
     profile.watch("store", store, ["searchMemoriesByVector", "searchMemoriesByText", "searchMemoriesByEntities", "getMemories", "searchTurnsByVector", "searchTurnsByText", "getTurns", "listTurns", "updateMemories"]);

@@ -45,8 +45,10 @@ const segmenter = new Intl.Segmenter("zh", { granularity: "word" });
  * verb of going or being somewhere ("去成都", "在苏州"), and a familiar form of address ("老钱", "小赵").
  */
 const ROLE_AFTER = /^(?:经理|老师|先生|女士|小姐|总|工|医生|教授|同学|阿姨|叔叔|师傅|主任|律师|同事|老板)$/;
-const PLACE_OR_ORG = /(?:[市省县区镇村路街湖山河岛港湾]|公司|集团|大学|学院|中学|小学|银行|医院|餐厅|酒店|机场|车站|项目|团队|乐队|俱乐部)$/;
-const PLACE_OR_ORG_WORD = /^(?:[市省县区镇村路街湖山河岛港湾]|公司|集团|大学|学院|中学|小学|银行|医院|餐厅|酒店|机场|车站|项目|团队|乐队|俱乐部)$/;
+const SUFFIX = "(?:[市省县区镇村路街湖山河岛港湾]|公司|集团|大学|学院|中学|小学|银行|医院|餐厅|酒店|机场|车站|项目|团队|乐队|俱乐部)";
+/** A word ending in a place or organisation suffix ("南京路"), and the suffix as a word of its own ("华为|公司"). */
+const PLACE_OR_ORG = new RegExp(`${SUFFIX}$`);
+const PLACE_OR_ORG_WORD = new RegExp(`^${SUFFIX}$`);
 const FAMILIAR = /^[老小阿]$/;
 const GOING_TO = /^(?:在|去|到|从|回|住在|搬到|来自)$/;
 

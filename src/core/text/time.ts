@@ -7,7 +7,7 @@ export interface TimeSpan {
   to: number;
 }
 
-const DAY_MS = 86_400_000;
+export const DAY_MS = 86_400_000;
 
 type Parsed = chrono.ParsedResult;
 type Components = Record<string, number>;
@@ -38,33 +38,34 @@ function seasonResult(context: chrono.ParsingContext, index: number, text: strin
   return context.createParsingResult(index, text, { year, month: startMonth + 1, day: 1 }, { year: end.getUTCFullYear(), month: end.getUTCMonth() + 1, day: 1 });
 }
 
+/** The year of a month or season named "last", "this" or "next" (or bare: this year's) as said at `ref`. */
+function yearOfNamed(which: string, month: number, ref: Date): number {
+  const w = which.toLowerCase();
+  const year = ref.getUTCFullYear();
+  if (w === "last" && month >= ref.getUTCMonth()) return year - 1;
+  if (w === "next" && month <= ref.getUTCMonth()) return year + 1;
+  return year;
+}
+
+const bareYear = (_context: chrono.ParsingContext, match: RegExpMatchArray) => ({ year: Number(match[1]) });
+
 const englishExtras: chrono.Parser[] = [
   {
     pattern: () => YEAR_WORD,
-    extract: (_context, match) => ({ year: Number(match[1]) }),
+    extract: bareYear,
   },
   {
     pattern: () => RELATIVE_MONTH,
     extract: (context, match) => {
-      const ref = refDate(context);
       const month = MONTHS.indexOf((match[2] as string).toLowerCase());
-      const which = (match[1] as string).toLowerCase();
-      let year = ref.getUTCFullYear();
-      if (which === "last" && month >= ref.getUTCMonth()) year--;
-      if (which === "next" && month <= ref.getUTCMonth()) year++;
-      return { year, month: month + 1 };
+      return { year: yearOfNamed(match[1] as string, month, refDate(context)), month: month + 1 };
     },
   },
   {
     pattern: () => RELATIVE_SEASON,
     extract: (context, match) => {
-      const ref = refDate(context);
       const start = SEASONS[(match[2] as string).toLowerCase()] as number;
-      const which = (match[1] ?? "").toLowerCase();
-      let year = ref.getUTCFullYear();
-      if (which === "last" && start >= ref.getUTCMonth()) year--;
-      if (which === "next" && start <= ref.getUTCMonth()) year++;
-      return seasonResult(context, match.index ?? 0, match[0], year, start);
+      return seasonResult(context, match.index ?? 0, match[0], yearOfNamed(match[1] ?? "", start, refDate(context)), start);
     },
   },
 ];
@@ -72,7 +73,7 @@ const englishExtras: chrono.Parser[] = [
 const chineseExtras: chrono.Parser[] = [
   {
     pattern: () => ZH_YEAR,
-    extract: (_context, match) => ({ year: Number(match[1]) }),
+    extract: bareYear,
   },
   {
     pattern: () => ZH_YEAR_SEASON,
@@ -177,4 +178,3 @@ export function daysApart(a: TimeSpan, b: TimeSpan): number {
   return 0;
 }
 
-export { DAY_MS };

@@ -139,22 +139,19 @@ export class LanceStore implements MemoryStore {
       this.noEntityIndex = true;
       return;
     }
+    // Runs inside open(), before the store takes any write: nothing else touches the tables meanwhile.
     const model = this.model as ModelInfo;
-    await this.queue.run(async () => {
-      const names = await db.tableNames();
-      const rows = await old.query().select(["doc", "vector"]).toArray();
-      const next: Generation = { memories: `memories_${randomBytes(6).toString("hex")}`, turns: this.generation.turns };
-      const mt = await db.createEmptyTable(next.memories, memoriesSchema(model.dimension), { mode: "overwrite" });
-      const memRows = rows.map((r) => memoryToRow(docOf(r as Row, "memories", old.name), vectorOf(r as Row, old.name)));
-      if (memRows.length > 0) await mt.add(memRows);
-      await this.ensureIndexesOn(mt, "memories");
-      const meta = await this.metaTable();
-      await meta.mergeInsert("key").whenMatchedUpdateAll().whenNotMatchedInsertAll().execute([{ key: "tables", value: JSON.stringify(next) }]);
-      this.tables.memories = mt;
-      this.generation = next;
-      old.close();
-      await dropLeftovers(db, [...names, next.memories], next).catch((err: unknown) => this.options.onMaintenanceError?.(err, "memories"));
-    });
+    const rows = await old.query().select(["doc", "vector"]).toArray();
+    const next: Generation = { memories: `memories_${randomBytes(6).toString("hex")}`, turns: this.generation.turns };
+    const mt = await db.createEmptyTable(next.memories, memoriesSchema(model.dimension), { mode: "overwrite" });
+    const memRows = rows.map((r) => memoryToRow(docOf(r as Row, "memories", old.name), vectorOf(r as Row, old.name)));
+    if (memRows.length > 0) await mt.add(memRows);
+    await this.ensureIndexesOn(mt, "memories");
+    await this.setMeta("tables", JSON.stringify(next));
+    this.tables.memories = mt;
+    this.generation = next;
+    old.close();
+    await dropLeftovers(db, await db.tableNames(), next).catch((err: unknown) => this.options.onMaintenanceError?.(err, "memories"));
   }
 
   private async connect(): Promise<lancedb.Connection> {
