@@ -3,6 +3,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { SCOPE_HEADER } from "./http.js";
+import { waitingFetch } from "./waitingFetch.js";
 
 /** The store owner's server and the token it accepts. */
 export interface Upstream {
@@ -80,6 +81,8 @@ export async function bridgeStdio(options: BridgeOptions): Promise<BridgeSession
     const t = new StreamableHTTPClientTransport(new URL("/mcp", target.url), {
       requestInit: { headers: { authorization: `Bearer ${target.token}`, [SCOPE_HEADER]: encodeURIComponent(options.scope) } },
       reconnectionOptions: { maxRetries: 2, initialReconnectionDelay: 200, maxReconnectionDelay: 1000, reconnectionDelayGrowFactor: 2 },
+      // A rate-limited call waits its turn; only an owner that does not answer counts as gone.
+      fetch: waitingFetch({ onWait: (ms) => log(`the store's owner limits this token's rate; waiting ${ms} ms`) }),
     });
     const l: Link = { t, url: target.url, lost: false, replayed: null };
     t.onmessage = (m) => fromOwner(l, m);

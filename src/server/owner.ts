@@ -72,10 +72,11 @@ export async function ensureOwner(dir: string, options: EnsureOwnerOptions): Pro
   );
 }
 
+/** The daemon is a local owner like the editor's: no rate limit (limits are for servers a team shares), as `hindsight owner` has none. */
 function startDaemon(dir: string, options: EnsureOwnerOptions, onExit: (code: number | null) => void): void {
   const log = openSync(join(dir, DAEMON_LOG), "a", 0o600);
   const idle = String(options.idleExitS ?? DEFAULT_IDLE_EXIT_S);
-  const child = spawn(process.execPath, [options.cli, "serve", "--data", dir, "--host", "127.0.0.1", "--port", "0", "--idle-exit", idle], {
+  const child = spawn(process.execPath, [options.cli, "serve", "--data", dir, "--host", "127.0.0.1", "--port", "0", "--rate", "0", "--idle-exit", idle], {
     detached: true,
     stdio: ["ignore", "ignore", log],
     env: options.env ?? process.env,

@@ -7,7 +7,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { liveOwner } from "../../src/server/ownerLock.js";
-import { CLI, childEnv, ensureBundle, runCli, stopOwner, type CliRun } from "../helpers/cliProcess.js";
+import { ownerEndpoint } from "../../src/server/owner.js";
+import { CLI, childEnv, ensureBundle, runCli, startServeProcess, stopOwner, type CliRun } from "../helpers/cliProcess.js";
 import { http } from "../helpers/http.js";
 import { spawnServe } from "../helpers/serveProcess.js";
 
@@ -176,5 +177,34 @@ describe("integration: one owner per store — serve, `hindsight mcp` clients an
     const contents = (JSON.parse(all.stdout) as Array<{ content: string }>).map((m) => m.content);
     for (const c of acked) assert.ok(contents.includes(c), `lost: ${c}`);
     assert.equal(contents.length, acked.length);
+  });
+
+  it("an owner that limits its token's rate (serve --rate 1 --burst 2): every call of a connected `hindsight mcp` is answered, late, none failed; a daemon `hindsight mcp` starts limits nobody", async () => {
+    const served = await startServeProcess(home, ["--data", data, "--scope", SCOPE, "--rate", "1", "--burst", "2"], { HINDSIGHT_TOKEN: TOKEN });
+    children.push(served.child);
+    const agent = await mcp("hurried-agent");
+    const writes = Array.from({ length: 6 }, (_, i) => `Build agent ${i} caches its layers under /var/cache/layers-${i}.`);
+    const results = await Promise.all(writes.map((content, i) => agent.callTool({ name: "memory_write", arguments: { content, subject: `build agent ${i}` } })));
+    for (const r of results) assert.equal(structured(r as CallToolResult).action, "added");
+    // The bucket refills (burst 2 at 1/s) before the two checks below ask the owner.
+    await new Promise((r) => setTimeout(r, 3000));
+    const metrics = await fetch(`${served.url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } }).then((r) => r.text());
+    const limited = Number(/hindsight_rate_limited_total (\d+)/.exec(metrics)?.[1]);
+    assert.ok(limited >= 1, `the owner limited nothing, so the test proves nothing:\n${metrics}`);
+    const listed = await http(served.url, "GET", `/api/v1/memories?scope=${encodeURIComponent(SCOPE)}&limit=100`, { token: TOKEN });
+    assert.equal(listed.status, 200, listed.text);
+    assert.deepEqual((listed.json.memories as Array<{ content: string }>).map((m) => m.content).sort(), [...writes].sort());
+    await agent.close();
+    served.child.kill("SIGTERM");
+    await served.exited;
+
+    // Without an owner, `hindsight mcp` starts a daemon: a local owner, unlimited like the editor's.
+    const local = await mcp("local-agent");
+    const burst = await Promise.all(Array.from({ length: 80 }, () => local.callTool({ name: "memory_recall", arguments: { query: "where are layers cached?" } })));
+    for (const r of burst) structured(r as CallToolResult);
+    const daemon = await ownerEndpoint(data);
+    assert.equal(daemon?.owner.role, "daemon");
+    const daemonMetrics = await fetch(`${daemon!.url}/metrics`, { headers: { authorization: `Bearer ${daemon!.token}` } }).then((r) => r.text());
+    assert.match(daemonMetrics, /hindsight_rate_limited_total 0\b/);
   });
 });
