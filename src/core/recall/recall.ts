@@ -57,6 +57,13 @@ function bestScore<T>(hits: Array<Hit<T>>): number {
 /** Replaced memories searched per retriever, to lead a question to what replaced them (lineage.ts). */
 const REPLACED_CANDIDATES = 10;
 
+/** One search's hits over active and replaced memories, as the best `active` active ones and the best replaced ones. */
+function byStatus<T extends { status: string }>(hits: Array<Hit<T>>, active: number): [Array<Hit<T>>, Array<Hit<T>>] {
+  const current = hits.filter((h) => h.record.status === "active").slice(0, active);
+  const replaced = hits.filter((h) => h.record.status === "superseded").slice(0, REPLACED_CANDIDATES);
+  return [current, replaced];
+}
+
 export async function recallMemories(ctx: EngineContext, params: RecallParams, scope: string, access: AccessTracker): Promise<RecallResult> {
   const now = ctx.clock.now();
   const k = params.k ?? ctx.config.recall.defaultK;
@@ -70,22 +77,25 @@ export async function recallMemories(ctx: EngineContext, params: RecallParams, s
     q.cjk || !sources.includes("vector") ? Promise.resolve([]) : ctx.store.searchMemoriesByVector(q.vector, f, n);
   const byTextIn = (f: MemoryFilter, n: number): Promise<Array<Hit<MemoryRecord>>> =>
     sources.includes("fullText") ? ctx.store.searchMemoriesByText(params.query, f, n) : Promise.resolve([]);
-  const replacedFilter: MemoryFilter = { ...filter, statuses: ["superseded"] };
   const lineage = ctx.config.recall.followReplacements;
+  // Replaced memories come from the same searches as the active ones: each store query has a fixed
+  // cost (LanceDB ~3-5 ms however small the table), so two more queries per retriever were a third of recall.
+  const searched: MemoryFilter = lineage ? { ...filter, statuses: ["active", "superseded"] } : filter;
+  const widen = lineage ? REPLACED_CANDIDATES : 0;
   // The temporal and entity retrievers add candidates the query's vector and words rank too low.
   const askedSpan = sources.includes("temporal") ? askedTime(params.query, now) : null;
   const named = sources.includes("entity") ? entitiesIn(params.query) : [];
   const around = askedSpan ? saidAround(filter, askedSpan) : null;
   const none = Promise.resolve([] as Array<Hit<MemoryRecord>>);
-  const [byVector, byText, oldByVector, oldByText, byTimeVector, byTimeText, byEntity] = await Promise.all([
-    byVectorIn(filter, ctx.config.recall.vectorCandidates),
-    byTextIn(filter, ctx.config.recall.textCandidates),
-    lineage ? byVectorIn(replacedFilter, REPLACED_CANDIDATES) : none,
-    lineage ? byTextIn(replacedFilter, REPLACED_CANDIDATES) : none,
+  const [vectorHits, textHits, byTimeVector, byTimeText, byEntity] = await Promise.all([
+    byVectorIn(searched, ctx.config.recall.vectorCandidates + widen),
+    byTextIn(searched, ctx.config.recall.textCandidates + widen),
     around ? byVectorIn(around, ctx.config.recall.temporalCandidates) : none,
     around ? byTextIn(around, ctx.config.recall.temporalCandidates) : none,
     named.length > 0 ? ctx.store.searchMemoriesByEntities(named, filter, ctx.config.recall.entityCandidates) : none,
   ]);
+  const [byVector, oldByVector] = byStatus(vectorHits, ctx.config.recall.vectorCandidates);
+  const [byText, oldByText] = byStatus(textHits, ctx.config.recall.textCandidates);
 
   const scored: RecalledMemory[] = [];
   // Replaced memories' full-text scores are read on the same scale as the active ones'.
