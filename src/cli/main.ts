@@ -18,9 +18,10 @@ const USAGE = `hindsight — memory for coding agents
                                                   (MCP server on stdio: JSON-RPC on stdout, logs on stderr; a client of
                                                    the store's owner, which it starts when nobody owns the store)
   hindsight serve [--host 127.0.0.1] [--port 8765] [--data DIR] [--token T] [--rate N] [--burst N] [--allowed-host H:P ...] [--idle-exit SECONDS]
-                  [--store lancedb|qdrant] [--qdrant-url URL] [--qdrant-prefix P] [--tokens FILE]
+                  [--store lancedb|qdrant] [--qdrant-url URL] [--qdrant-prefix P] [--tokens FILE] [--redis-url redis://…]
                                                   (REST /api/v1, MCP /mcp, /healthz, /metrics over HTTP; bearer token,
-                                                   or the scoped tokens of a tokens file for a team)
+                                                   or the scoped tokens of a tokens file for a team; with --redis-url the
+                                                   replicas of a team server share their rate limits in Redis)
   hindsight owner                                 (the VS Code extension's store owner, started as its child: JSON lines on
                                                    stdin and stdout, exits when stdin closes; not for use by hand)
   hindsight token create --id ID [--scopes read,write,admin] --projects project:a,team:b|* [--rate N] [--burst N] [--note T] [--tokens FILE] [--json]

@@ -10,7 +10,7 @@ import { errorAnswer } from "./errors.js";
 import type { HostCheck } from "./hostCheck.js";
 import { readJson, readText, requestBody, sendJson, sendText } from "./io.js";
 import type { HttpMetrics } from "./metrics.js";
-import type { TokenBucketLimiter } from "./rateLimit.js";
+import type { RateLimiter } from "./rateLimit.js";
 import { Router, type EvalRunner, type Reply, type RequestContext, type Route } from "./router.js";
 import { auditRoutes } from "./routes/audit.js";
 import { conflictRoutes } from "./routes/conflicts.js";
@@ -39,12 +39,17 @@ export interface HttpAppOptions {
   auth: Authenticator;
   hostCheck: HostCheck;
   /** null: no rate limit. */
-  limiter: TokenBucketLimiter | null;
+  limiter: RateLimiter | null;
   /** Applies a token's own limits (a token file's rate/burst) when the server has no limiter of its own. */
-  tokenLimiter?: TokenBucketLimiter;
+  tokenLimiter?: RateLimiter;
   metrics: HttpMetrics;
   mcp: McpHandler;
   logger?: Logger;
+  /**
+   * The services this server depends on beyond itself (a team replica's Redis), reported by /healthz.
+   * One that is down makes the server degraded, not down: it still serves reads.
+   */
+  dependencies?: () => Promise<Record<string, boolean>>;
   /** Runs POST /api/v1/eval (see src/eval/restEval.ts); absent: that route answers 501. */
   evaluate?: EvalRunner;
 }
@@ -96,7 +101,9 @@ export function createHttpHandler(options: HttpAppOptions): (req: IncomingMessag
     if (path === "/healthz") {
       setLabel("/healthz");
       if (method !== "GET" && method !== "HEAD") throw new HindsightError("METHOD_NOT_ALLOWED", `${method} is not allowed here (allowed: GET)`, { details: { allow: ["GET", "HEAD"] } });
-      sendJson(res, 200, { status: "ok" });
+      const up = options.dependencies ? await options.dependencies() : {};
+      const parts = Object.fromEntries(Object.entries(up).map(([name, ok]) => [name, ok ? "ok" : "unavailable"]));
+      sendJson(res, 200, { status: Object.values(up).every(Boolean) ? "ok" : "degraded", ...parts });
       return;
     }
 
@@ -109,7 +116,7 @@ export function createHttpHandler(options: HttpAppOptions): (req: IncomingMessag
     const tokenId = grant.id;
     const bucket = grant.limit ? (grant.limit.rate > 0 ? (limiter ?? options.tokenLimiter ?? null) : null) : limiter;
     if (bucket) {
-      const decision = bucket.take(tokenId, 1, grant.limit);
+      const decision = await bucket.take(tokenId, 1, grant.limit);
       if (!decision.allowed) {
         metrics.countRateLimited();
         throw new HindsightError("RATE_LIMITED", `too many requests: retry in ${decision.retryAfterSeconds} s`, { details: { retryAfterS: decision.retryAfterSeconds } });

@@ -11,13 +11,22 @@ export interface RateLimitOptions {
 
 export type RateDecision = { allowed: true; remaining: number } | { allowed: false; retryAfterSeconds: number };
 
+/**
+ * A per-key request budget: `burst` at once, refilled at `rate` per second. The in-process bucket
+ * below serves one server; a team's replicas share one in Redis (src/server/redis/rateLimiter.ts).
+ */
+export interface RateLimiter {
+  /** `limits`: this key's own rate and burst instead of the limiter's (a token file can give each token its own). */
+  take(key: string, cost?: number, limits?: { rate: number; burst: number }): RateDecision | Promise<RateDecision>;
+}
+
 interface Bucket {
   tokens: number;
   at: number;
 }
 
 /** A token bucket per key (per bearer token): `burst` requests at once, refilled at `rate` per second. */
-export class TokenBucketLimiter {
+export class TokenBucketLimiter implements RateLimiter {
   private readonly buckets = new Map<string, Bucket>();
   private readonly now: () => number;
   private readonly maxKeys: number;

@@ -8,7 +8,9 @@ import { BearerAuth, type Authenticator } from "../http/auth.js";
 import { HostCheck, isLoopbackHost, loopbackAllowedHosts } from "../http/hostCheck.js";
 import { sendJson } from "../http/io.js";
 import { HttpMetrics } from "../http/metrics.js";
-import { TokenBucketLimiter } from "../http/rateLimit.js";
+import { TokenBucketLimiter, type RateLimiter } from "../http/rateLimit.js";
+import type { RedisLink } from "./redis/connection.js";
+import { RedisRateLimiter } from "./redis/rateLimiter.js";
 import { evaluatePostedCases } from "../eval/restEval.js";
 import { mountMcp } from "../mcp/http.js";
 import { scopeForFolder, scopeForFolderName } from "./paths.js";
@@ -39,6 +41,13 @@ export interface ServeOptions {
    */
   allowedHosts?: string[] | null;
   logger?: Logger;
+  /**
+   * The team's Redis, shared by every replica: rate limits live there, so a token's budget holds
+   * across replicas (each replica falls back to its own while Redis is away). /healthz reports it.
+   */
+  redis?: RedisLink;
+  /** Key prefix in Redis, so several deployments can share one. */
+  redisPrefix?: string;
   /** Milliseconds the rate limiter reads (tests inject a clock). */
   now?: () => number;
 }
@@ -78,9 +87,13 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const auth = authenticatorOf(options);
   const rate = options.rate ?? DEFAULT_RATE;
   const clock = options.now ? { now: options.now } : {};
-  const limiter = rate > 0 ? new TokenBucketLimiter({ rate, burst: options.burst ?? DEFAULT_BURST, ...clock }) : null;
+  const burst = options.burst ?? DEFAULT_BURST;
+  const shared = (own: TokenBucketLimiter, r: number, b: number): RateLimiter =>
+    options.redis ? new RedisRateLimiter({ redis: options.redis.client, rate: r, burst: b, fallback: own, prefix: options.redisPrefix ?? "hindsight", ...(options.logger ? { logger: options.logger } : {}) }) : own;
+  const limiter = rate > 0 ? shared(new TokenBucketLimiter({ rate, burst, ...clock }), rate, burst) : null;
   // Tokens with their own rate limit keep it when the server runs without one.
-  const tokenLimiter = new TokenBucketLimiter({ rate: DEFAULT_RATE, burst: DEFAULT_BURST, ...clock });
+  const tokenLimiter = shared(new TokenBucketLimiter({ rate: DEFAULT_RATE, burst: DEFAULT_BURST, ...clock }), DEFAULT_RATE, DEFAULT_BURST);
+  const redis = options.redis;
   const metrics = new HttpMetrics();
 
   let ready: RequestListener | null = null;
@@ -122,6 +135,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     metrics,
     mcp: mcp.handler,
     evaluate: evaluatePostedCases,
+    ...(redis ? { dependencies: async () => ({ redis: (await redis.health()).ok }) } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
   });
 

@@ -24,6 +24,8 @@ async function compose(args: string[], env: NodeJS.ProcessEnv, file = join(DOCKE
 }
 
 /** The docker/ folder: no Docker engine runs here, so the compose file is validated and the image's parts are checked one by one. */
+const KEYS = { QDRANT_API_KEY: "test-key", REDIS_PASSWORD: "testredispassword0123" };
+
 describe("integration: docker/ (compose file, Dockerfile)", function () {
   this.timeout(60_000);
 
@@ -35,15 +37,18 @@ describe("integration: docker/ (compose file, Dockerfile)", function () {
       }
     });
 
-    it("is valid with QDRANT_API_KEY set (config -q)", async () => {
-      const r = await compose(["config", "-q"], { QDRANT_API_KEY: "test-key" });
+    it("is valid with QDRANT_API_KEY and REDIS_PASSWORD set (config -q)", async () => {
+      const r = await compose(["config", "-q"], KEYS);
       assert.equal(r.code, 0, r.stderr);
     });
 
-    it("refuses to start without QDRANT_API_KEY, saying so", async () => {
-      const r = await compose(["config", "-q"], {});
+    it("refuses to start without QDRANT_API_KEY or REDIS_PASSWORD, saying which", async () => {
+      const r = await compose(["config", "-q"], { REDIS_PASSWORD: "p" });
       assert.notEqual(r.code, 0);
       assert.match(r.stderr, /QDRANT_API_KEY/);
+      const s = await compose(["config", "-q"], { QDRANT_API_KEY: "k" });
+      assert.notEqual(s.code, 0);
+      assert.match(s.stderr, /REDIS_PASSWORD/);
     });
 
     it("the validator does validate: a misspelt key fails", async () => {
@@ -51,20 +56,21 @@ describe("integration: docker/ (compose file, Dockerfile)", function () {
         const text = (await readFile(join(DOCKER, "compose.yaml"), "utf8")).replace("depends_on:", "depends_onx:");
         const file = join(dir, "compose.yaml");
         await writeFile(file, text);
-        const r = await compose(["config", "-q"], { QDRANT_API_KEY: "test-key" }, file);
+        const r = await compose(["config", "-q"], KEYS, file);
         assert.notEqual(r.code, 0);
         assert.match(r.stderr, /depends_onx/);
       });
     });
 
-    it("normalised: named volumes, both healthchecks, depends_on healthy, memory limits, no host network, Qdrant not published", async () => {
-      const r = await compose(["config"], { QDRANT_API_KEY: "test-key" });
+    it("normalised: named volumes, every healthcheck, depends_on healthy, memory limits, no host network, Qdrant and Redis not published", async () => {
+      const r = await compose(["config"], KEYS);
       assert.equal(r.code, 0, r.stderr);
       const out = r.stdout;
       assert.match(out, /condition: service_healthy/);
-      assert.equal((out.match(/healthcheck:/g) ?? []).length, 2);
+      assert.equal((out.match(/condition: service_healthy/g) ?? []).length, 2);
+      assert.equal((out.match(/healthcheck:/g) ?? []).length, 3);
       assert.equal((out.match(/mem_limit: 2g/g) ?? []).length, 2);
-      for (const v of ["hindsight-data:/data", "qdrant-storage:/qdrant/storage", "qdrant-snapshots:/qdrant/snapshots"]) assert.ok(out.includes(v), v);
+      for (const v of ["hindsight-data:/data", "qdrant-storage:/qdrant/storage", "qdrant-snapshots:/qdrant/snapshots", "redis-data:/data"]) assert.ok(out.includes(v), v);
       assert.ok(!/network_mode/.test(out), "no host networking");
       assert.ok(out.includes("127.0.0.1:8765:8765"), "hindsight published on host loopback by default");
       // the qdrant service's block: from its key to the next top-level key
@@ -72,8 +78,13 @@ describe("integration: docker/ (compose file, Dockerfile)", function () {
       assert.match(qdrant, /\n {4}expose:/);
       assert.ok(!/\n {4}ports:/.test(qdrant), "Qdrant publishes no port");
       assert.match(out, /HINDSIGHT_QDRANT_URL: http:\/\/qdrant:6333/);
-      const services = await compose(["config", "--services"], { QDRANT_API_KEY: "test-key" });
-      assert.deepEqual(services.stdout.trim().split("\n").sort(), ["hindsight", "qdrant"]);
+      const redis = (out.split("\n  redis:\n")[1] ?? "").split(/\n(?=\S)|\n {2}\S/)[0] ?? "";
+      assert.match(redis, /\n {4}expose:/);
+      assert.ok(!/\n {4}ports:/.test(redis), "Redis publishes no port");
+      assert.ok(!redis.includes(KEYS.REDIS_PASSWORD + " "), "the password is on no command line");
+      assert.ok(out.includes(`HINDSIGHT_REDIS_URL: redis://:${KEYS.REDIS_PASSWORD}@redis:6379`));
+      const services = await compose(["config", "--services"], KEYS);
+      assert.deepEqual(services.stdout.trim().split("\n").sort(), ["hindsight", "qdrant", "redis"]);
     });
   });
 

@@ -9,6 +9,7 @@ import { storeFor } from "../../server/storeFactory.js";
 import { OwnerLock } from "../../server/ownerLock.js";
 import { TokenFileAuth } from "../../server/tokenAuth.js";
 import { serveHints } from "./serveHints.js";
+import { connectRedis, parseRedisUrl, type RedisLink } from "../../server/redis/connection.js";
 
 function isLoopbackOrAny(host: string): boolean {
   return host === "0.0.0.0" || host === "::" || host === "localhost" || host.startsWith("127.") || host === "::1";
@@ -51,6 +52,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
       store: { type: "string" },
       "qdrant-url": { type: "string" },
       "qdrant-prefix": { type: "string" },
+      "redis-url": { type: "string" },
       rate: { type: "string" },
       burst: { type: "string" },
       "allowed-host": { type: "string", multiple: true },
@@ -67,6 +69,8 @@ export async function serveCommand(argv: string[]): Promise<number> {
   const tokensPath = flagOrEnv(values.tokens, "HINDSIGHT_TOKENS");
   const envAllowed = flagOrEnv(undefined, "HINDSIGHT_ALLOWED_HOSTS")?.split(",").map((h) => h.trim()).filter((h) => h !== "");
   const allowedHosts = values["allowed-host"] ?? envAllowed;
+  const redisUrl = flagOrEnv(values["redis-url"], "HINDSIGHT_REDIS_URL");
+  if (redisUrl !== undefined) parseRedisUrl(redisUrl);
 
   // With a tokens file only its tokens are accepted, unless a plain token is given explicitly as well.
   let plain: ServerToken | null = null;
@@ -96,6 +100,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
     const scope = givenScope ?? scopeForFolder(process.cwd());
     const engine = await openEngineOn(store, { scope, verbose: values.verbose ?? false });
     const ownerToken = lock ? OwnerLock.newToken() : null;
+    const redis: RedisLink | null = redisUrl !== undefined ? connectRedis(redisUrl, logger) : null;
     let running;
     try {
       running = await startServer({
@@ -107,9 +112,11 @@ export async function serveCommand(argv: string[]): Promise<number> {
         rate,
         burst,
         ...(allowedHosts ? { allowedHosts } : {}),
+        ...(redis ? { redis, redisPrefix: flagOrEnv(values["qdrant-prefix"], "HINDSIGHT_QDRANT_PREFIX") ?? "hindsight" } : {}),
         logger,
       });
     } catch (err) {
+      await redis?.close();
       await engine.close();
       throw err;
     }
@@ -122,7 +129,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
     }
     if (scoped) process.stderr.write(`hindsight: tokens from ${tokensPath} (${scoped.live} live; changes apply within a second)\n`);
     process.stderr.write(
-      `hindsight: serving ${running.url} (REST ${running.url}/api/v1, MCP ${running.url}/mcp, ${running.url}/healthz, ${running.url}/metrics); scope ${engine.config.defaultScope}; store ${where}\n`,
+      `hindsight: serving ${running.url} (REST ${running.url}/api/v1, MCP ${running.url}/mcp, ${running.url}/healthz, ${running.url}/metrics); scope ${engine.config.defaultScope}; store ${where}${redis ? `; shared limits in Redis at ${redis.where}` : ""}\n`,
     );
     // An owner started for the extension or the CLI (--idle-exit) logs to a file nobody reads as a guide.
     if (idleExit === 0) {
@@ -139,6 +146,8 @@ export async function serveCommand(argv: string[]): Promise<number> {
         }),
       );
     }
-    return serveUntilSignal(running, engine, logger, idleExit > 0 ? idleExit * 1000 : undefined);
+    const code = await serveUntilSignal(running, engine, logger, idleExit > 0 ? idleExit * 1000 : undefined);
+    await redis?.close();
+    return code;
   }
 }
