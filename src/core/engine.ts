@@ -31,7 +31,7 @@ import { scopeStats, type EngineStats } from "./ops/stats.js";
 import { RecallStats } from "./ops/recallStats.js";
 import type { CompressionProposal, ProposalStatus } from "./model/proposal.js";
 import { VectorCache } from "./model/vectorCache.js";
-import type { Clock, Embedder, LlmClient, Logger, MemoryFilter, MemoryGroupCount, MemoryStore, ModelInfo, Reranker } from "./ports.js";
+import type { Clock, Embedder, LlmClient, Logger, MemoryFilter, MemoryGroupCount, MemoryStore, ModelInfo, Reranker, ScopeLeases } from "./ports.js";
 import { AccessTracker } from "./recall/access.js";
 import { recallMemories } from "./recall/recall.js";
 import type { RecallResult } from "./recall/types.js";
@@ -55,6 +55,8 @@ export interface EngineDeps {
   newId?: () => string;
   /** A monotonic millisecond timer for recall latency (performance.now in hosts); defaults to the clock. */
   timer?: () => number;
+  /** Leases shared with the other processes on this store (team replicas); absent, this process alone decides. */
+  leases?: ScopeLeases | null;
 }
 
 export type { CallOptions, MemoryApi, MemoryExplanation, MemoryLink, ProposalWithSources } from "./memoryApi.js";
@@ -94,7 +96,7 @@ export class MemoryEngine implements MemoryApi {
     }
     this.deps = deps;
     this.state = { ctx: null, access: null, recallStats: null, config: resolveConfig(config), llm: deps.llm ?? null };
-    this.mutations = new ScopeQueue();
+    this.mutations = new ScopeQueue(deps.leases ?? null);
     this.viewActor = undefined;
     this.viewScope = undefined;
   }
@@ -346,7 +348,7 @@ export class MemoryEngine implements MemoryApi {
   async exportJsonl(scope?: string): Promise<string> {
     const ctx = this.context();
     const s = this.scopeOf(scope === undefined ? undefined : parseInput(ScopeSchema, scope, "scope"));
-    return this.mutations.run({ scope: s }, () => exportJsonl(ctx, s));
+    return this.mutations.run({ scope: s }, () => exportJsonl(ctx, s), false);
   }
 
   /**

@@ -16,6 +16,11 @@ export const ERROR_CODES = [
   "STORE_FULL",
   "STORE_READ_ONLY",
   "GUARD_REFUSED",
+  /**
+   * Replicas of a team server decide a project's writes one at a time through a lease in their shared
+   * Redis; without it (Redis away, or the lease lost) a write is refused rather than decided twice.
+   */
+  "COORDINATION_UNAVAILABLE",
   "CASES_INVALID",
   "LLM_UNAVAILABLE",
   "LLM_INVALID_OUTPUT",

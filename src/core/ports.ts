@@ -6,6 +6,25 @@ export interface Clock {
   now(): number;
 }
 
+/** The key of the lease a task for every scope holds (an import, an edit whose scope is known only inside it). */
+export const ALL_SCOPES = "*";
+
+/**
+ * The right to decide a scope's writes, exclusive across every process that shares the store (the
+ * replicas of a team server). Dedup, supersede and conflict decisions read the scope and then write:
+ * two processes deciding at once would both add one sentence, or both supersede one memory.
+ * Leases of different scopes are independent; ALL_SCOPES excludes every scope's.
+ */
+export interface ScopeLeases {
+  /**
+   * Runs `task` while holding the lease of `key`, and releases it after. `fence` resolves while the
+   * lease is still this process's and throws COORDINATION_UNAVAILABLE once it is not: a task awaits
+   * it right before it commits, so a process that lost its lease (paused past its time) cannot commit.
+   * Throws COORDINATION_UNAVAILABLE without running `task` when the lease cannot be had.
+   */
+  hold<T>(key: string, task: (fence: () => Promise<void>) => Promise<T>): Promise<T>;
+}
+
 export interface Logger {
   debug(message: string, fields?: Record<string, unknown>): void;
   info(message: string, fields?: Record<string, unknown>): void;

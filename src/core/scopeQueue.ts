@@ -1,4 +1,4 @@
-import type { MemoryStore } from "./ports.js";
+import { ALL_SCOPES, type MemoryStore, type ScopeLeases } from "./ports.js";
 import { StagedWrites } from "./write/stagedWrites.js";
 
 /** One write's decision, made against the batch's view of the scope (StagedWrites). */
@@ -32,12 +32,22 @@ export class ScopeQueue {
 
   private readonly lanes = new Map<string, Lane>();
 
-  run<T>(key: QueueKey, task: () => Promise<T>): Promise<T> {
+  /** `leases`: the same order across processes sharing the store (team replicas); absent, this process is the only one deciding. */
+  constructor(private readonly leases: ScopeLeases | null = null) {}
+
+  /**
+   * `task` gets the fence of its lease (see ScopeLeases.hold); without leases it always passes.
+   * `decides: false`: a task that only reads in order (an export) takes its turn here but no lease,
+   * so it is served while the replicas cannot coordinate.
+   */
+  run<T>(key: QueueKey, task: (fence: () => Promise<void>) => Promise<T>, decides = true): Promise<T> {
     // A task queued now comes after every write already waiting: later writes start a new batch behind it.
     if (key === "all") this.lanes.clear();
     else this.lanes.delete(key.scope);
     const before = key === "all" ? [this.everything, ...this.tails.values()] : [this.everything, this.tails.get(key.scope) ?? this.everything];
-    const next = Promise.all(before).then(task);
+    const leases = this.leases;
+    const held = leases && decides ? () => leases.hold(key === "all" ? ALL_SCOPES : key.scope, task) : () => task(unfenced);
+    const next = Promise.all(before).then(held);
     const settled = next.then(
       () => undefined,
       () => undefined,
@@ -71,7 +81,12 @@ export class ScopeQueue {
       let lane = this.lanes.get(scope);
       if (!lane || lane.started || lane.items.length >= MAX_BATCH) {
         const fresh: Lane = { items: [], started: false };
-        void this.run({ scope }, () => decideBatch(fresh, store, onAuditError));
+        this.run({ scope }, (fence) => decideBatch(fresh, store, onAuditError, fence)).catch((err: unknown) => {
+          // The batch never ran (its lease could not be had): each of its writes is told, none waits forever.
+          fresh.started = true;
+          if (this.lanes.get(scope) === fresh) this.lanes.delete(scope);
+          for (const item of fresh.items) item.reject(err);
+        });
         this.lanes.set(scope, fresh);
         lane = fresh;
       }
@@ -90,7 +105,9 @@ export class ScopeQueue {
   }
 }
 
-async function decideBatch(lane: Lane, store: MemoryStore, onAuditError: (err: unknown) => void): Promise<void> {
+const unfenced = (): Promise<void> => Promise.resolve();
+
+async function decideBatch(lane: Lane, store: MemoryStore, onAuditError: (err: unknown) => void, fence: () => Promise<void>): Promise<void> {
   lane.started = true;
   const batch = new StagedWrites(store);
   const decided: Array<{ resolve: (value: unknown) => void; reject: (err: unknown) => void; value: unknown }> = [];
@@ -106,6 +123,8 @@ async function decideBatch(lane: Lane, store: MemoryStore, onAuditError: (err: u
   }
   if (decided.length === 0) return;
   try {
+    // Decided under the lease; committed only if it is still ours (else nothing is stored and each write is told so).
+    await fence();
     await batch.commit(onAuditError);
   } catch (err) {
     for (const d of decided) d.reject(err);

@@ -27,6 +27,7 @@ const STATUS: Record<ErrorCode, number> = {
   STORE_LOCKED: 503,
   // Reads go on; writes cannot.
   STORE_READ_ONLY: 503,
+  COORDINATION_UNAVAILABLE: 503,
   STORE_FULL: 507,
   LLM_INVALID_OUTPUT: 502,
   BACKEND_UNAVAILABLE: 502,

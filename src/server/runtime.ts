@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import type { EngineConfigInput } from "../core/config.js";
 import { MemoryEngine } from "../core/engine.js";
-import type { Clock, Logger, MemoryStore, Reranker } from "../core/ports.js";
+import type { Clock, Logger, MemoryStore, Reranker, ScopeLeases } from "../core/ports.js";
 import { llmClientFromEnv } from "../llm/openaiCompatible.js";
 import { DEFAULT_EMBEDDING_MODEL, TransformersEmbedder } from "../models/transformersEmbedder.js";
 import { localReranker } from "../models/rerankers.js";
@@ -50,6 +50,8 @@ export interface LocalEngineOptions {
   scope: string;
   config?: EngineConfigInput;
   verbose?: boolean;
+  /** Write leases shared with the other replicas on the same store (serve --redis-url). */
+  leases?: ScopeLeases;
 }
 
 /**
@@ -90,6 +92,7 @@ export async function openEngineOn(store: MemoryStore, options: Omit<LocalEngine
       logger: stderrLogger(options.verbose ?? false),
       llm: llmClientFromEnv(process.env),
       reranker: rerankerFromEnv(process.env),
+      ...(options.leases ? { leases: options.leases } : {}),
     },
     { ...options.config, defaultScope: options.scope, actor: "cli" },
   );

@@ -6,6 +6,9 @@ import { Redis } from "ioredis";
 import { TokenBucketLimiter } from "../../src/http/rateLimit.js";
 import { connectRedis } from "../../src/server/redis/connection.js";
 import { RedisRateLimiter } from "../../src/server/redis/rateLimiter.js";
+import { RedisScopeLeases } from "../../src/server/redis/leases.js";
+import { HindsightError } from "../../src/core/errors.js";
+import { ALL_SCOPES } from "../../src/core/ports.js";
 import { startFakeQdrant, type FakeQdrant } from "../contract/qdrantFake.js";
 import { ensureBundle, startServeProcess, type ServeProcess } from "../helpers/cliProcess.js";
 import { http } from "../helpers/http.js";
@@ -63,6 +66,86 @@ describe("integration: team replicas share Redis (real redis-server processes)",
     });
   });
 
+  describe("write leases", () => {
+    const isCoordination = (err: unknown) => HindsightError.is(err) && err.code === "COORDINATION_UNAVAILABLE";
+
+    it("two replicas never hold one scope's lease at once; other scopes run meanwhile; the lease of every scope excludes them all", async () => {
+      const a = new Redis(redis.url);
+      const b = new Redis(redis.url);
+      try {
+        const prefix = `l${Date.now()}`;
+        const one = new RedisScopeLeases({ redis: a, prefix, ttlMs: 2000 });
+        const two = new RedisScopeLeases({ redis: b, prefix, ttlMs: 2000 });
+        const inside = new Map<string, number>();
+        const log: string[] = [];
+        const work = (who: string, key: string) => async (fence: () => Promise<void>) => {
+          const n = (inside.get(key) ?? 0) + 1;
+          inside.set(key, n);
+          const others = [...inside.entries()].filter(([k, c]) => k !== key && c > 0).map(([k]) => k);
+          log.push(`${who} ${key} in (alone: ${n === 1}, beside: ${others.join(",")})`);
+          await new Promise((r) => setTimeout(r, 30));
+          await fence();
+          inside.set(key, (inside.get(key) ?? 1) - 1);
+        };
+        await Promise.all([
+          ...Array.from({ length: 6 }, (_, i) => (i % 2 ? one : two).hold("project:x", work(`r${i % 2}`, "project:x"))),
+          one.hold("project:y", work("r1", "project:y")),
+          two.hold(ALL_SCOPES, work("r2", ALL_SCOPES)),
+        ]);
+        assert.ok(log.every((l) => l.includes("alone: true")), log.join("\n"));
+        const all = log.find((l) => l.includes(`${ALL_SCOPES} in`))!;
+        assert.match(all, /beside: \)$/, "nothing ran beside the task for every scope");
+        assert.ok(log.some((l) => /project:y in .*beside: project:x|project:x in .*beside: project:y/.test(l)), `scopes ran side by side:\n${log.join("\n")}`);
+        assert.equal((await a.keys(`${prefix}:lease:scope:*`)).length + (await a.keys(`${prefix}:lease:all`)).length, 0, "every lease released");
+      } finally {
+        a.disconnect();
+        b.disconnect();
+      }
+    });
+
+    it("a replica paused past its lease's time cannot commit: its fence throws once another replica may have taken the lease", async () => {
+      const a = new Redis(redis.url);
+      const b = new Redis(redis.url);
+      try {
+        const prefix = `p${Date.now()}`;
+        const slow = new RedisScopeLeases({ redis: a, prefix, ttlMs: 400 });
+        const other = new RedisScopeLeases({ redis: b, prefix, ttlMs: 400 });
+        let committed = false;
+        const paused = slow.hold("project:z", async (fence) => {
+          // A stall that stops the event loop, renewals included (a long GC, a frozen VM).
+          const until = Date.now() + 700;
+          while (Date.now() < until) {
+            /* busy */
+          }
+          await fence();
+          committed = true;
+        });
+        await assert.rejects(paused, isCoordination);
+        assert.equal(committed, false);
+        assert.equal(await other.hold("project:z", async () => "taken over"), "taken over");
+      } finally {
+        a.disconnect();
+        b.disconnect();
+      }
+    });
+
+    it("without Redis no lease is granted: the task does not run and the error says writes are refused, reads served", async () => {
+      const link = connectRedis(`redis://127.0.0.1:${await freePort()}`);
+      try {
+        let ran = false;
+        await assert.rejects(
+          new RedisScopeLeases({ redis: link.client, ttlMs: 1000 }).hold("project:q", async () => {
+            ran = true;
+          }),
+          (err: unknown) => isCoordination(err) && /reads are still served/.test((err as Error).message),
+        );
+        assert.equal(ran, false);
+      } finally {
+        await link.close();
+      }
+    });
+  });
+
   describe("replicas of `hindsight serve --redis-url` on one store (the FAKE Qdrant REST endpoints, served by this test process)", () => {
     let home: string;
     let fake: FakeQdrant;
@@ -80,7 +163,67 @@ describe("integration: team replicas share Redis (real redis-server processes)",
     });
 
     const serve = (prefix: string, rate: string, burst: string) =>
-      startServeProcess(home, ["--store", "qdrant", "--qdrant-url", fake.url, "--qdrant-prefix", prefix, "--scope", "team:core", "--rate", rate, "--burst", burst, "--redis-url", redis.url], { HINDSIGHT_TOKEN: TOKEN });
+      startServeProcess(home, ["--store", "qdrant", "--qdrant-url", fake.url, "--qdrant-prefix", prefix, "--scope", "team:core", "--rate", rate, "--burst", burst, "--redis-url", redis.url], {
+        HINDSIGHT_TOKEN: TOKEN,
+        HINDSIGHT_LEASE_TTL_MS: "1500",
+      });
+    const write = (r: ServeProcess, body: Record<string, unknown>) => http(r.url, "POST", "/api/v1/memories", { token: TOKEN, body });
+    const active = async (r: ServeProcess) => {
+      const listed = await http(r.url, "GET", "/api/v1/memories?limit=1000&status=active", { token: TOKEN });
+      assert.equal(listed.status, 200, listed.text);
+      return listed.json.memories as Array<{ id: string; content: string; status: string; superseded_by: string | null }>;
+    };
+
+    it("three replicas on one store: one sentence written through all at once is one memory; three replacements of one memory have one winner, the memory kept as history", async () => {
+      const three = await Promise.all([serve("decide", "0", "1"), serve("decide", "0", "1"), serve("decide", "0", "1")]);
+      replicas.push(...three);
+      const same = await Promise.all(three.flatMap((r) => [1, 2].map(() => write(r, { content: "The release branch is cut every Wednesday at noon." }))));
+      assert.ok(same.every((a) => a.status === 200 || a.status === 201), same.map((a) => a.text).join("\n"));
+      assert.deepEqual(same.map((a) => a.json.action).sort(), ["added", "duplicate", "duplicate", "duplicate", "duplicate", "duplicate"]);
+      assert.equal((await active(three[0]!)).filter((m) => m.content.includes("release branch")).length, 1);
+
+      const base = await write(three[1]!, { content: "Staging runs PostgreSQL 14." });
+      assert.equal(base.status, 201, base.text);
+      const rivals = await Promise.all(three.map((r, i) => write(r, { content: `Staging runs PostgreSQL ${15 + i}.`, replaces: [base.json.id] })));
+      const won = rivals.filter((a) => a.status === 201);
+      assert.equal(won.length, 1, rivals.map((a) => `${a.status} ${a.text}`).join("\n"));
+      for (const lost of rivals.filter((a) => a.status !== 201)) {
+        assert.equal(lost.status, 400);
+        assert.equal(lost.json.error.code, "INVALID_INPUT");
+        assert.match(lost.json.error.message, new RegExp(`superseded by ${won[0]!.json.id}`));
+      }
+      const kept = await http(three[2]!.url, "GET", `/api/v1/memories/${base.json.id}`, { token: TOKEN });
+      assert.equal(kept.json.memory.status, "superseded");
+      assert.equal(kept.json.memory.superseded_by, won[0]!.json.id);
+      assert.equal((await active(three[2]!)).filter((m) => m.content.startsWith("Staging runs")).length, 1);
+    });
+
+    it("kill -9 of a replica holding a project's lease: another replica decides that project's writes after the lease's time, and every acknowledged write is there once", async () => {
+      const [a, b] = await Promise.all([serve("killed", "0", "1"), serve("killed", "0", "1")]);
+      replicas.push(a!, b!);
+      const client = new Redis(redis.url);
+      try {
+        const acked: string[] = [];
+        const burst = Array.from({ length: 40 }, (_, i) => `Worker ${i} drains the queue jobs-${i} at night.`);
+        const sent = burst.map((content) => write(a!, { content }).then((r) => (r.status === 201 ? acked.push(content) : undefined), () => undefined));
+        let holder: string | null = null;
+        for (let i = 0; i < 500 && holder === null; i++) {
+          holder = await client.get("killed:lease:scope:team:core");
+          if (holder === null) await new Promise((r) => setTimeout(r, 5));
+        }
+        assert.ok(holder, "replica a took the lease");
+        a!.child.kill("SIGKILL");
+        await Promise.all(sent);
+        const t0 = Date.now();
+        const after = await write(b!, { content: "Worker 99 drains the queue jobs-99 at night." });
+        assert.equal(after.status, 201, after.text);
+        assert.ok(Date.now() - t0 < 1500 + 3000, "taken over within the lease's time");
+        const contents = (await active(b!)).map((m) => m.content);
+        for (const c of [...acked, "Worker 99 drains the queue jobs-99 at night."]) assert.equal(contents.filter((x) => x === c).length, 1, c);
+      } finally {
+        client.disconnect();
+      }
+    });
 
     it("a burst of one token spread over two replicas is held to one budget in total; /healthz reports Redis, degraded while it is away and ok when it returns, reads served throughout", async () => {
       const [one, two] = await Promise.all([serve("replicas", "0.5", "6"), serve("replicas", "0.5", "6")]);
@@ -117,6 +260,27 @@ describe("integration: team replicas share Redis (real redis-server processes)",
         back = (await http(one!.url, "GET", "/healthz")).json;
       }
       assert.deepEqual(back, { status: "ok", redis: "ok" }, "the replica reconnected by itself");
+    });
+
+    it("Redis stopped mid-run: writes are refused with COORDINATION_UNAVAILABLE, nothing half-stored, recall still answers; when it returns, writes go through again", async () => {
+      const [one, two] = await Promise.all([serve("outage", "0", "1"), serve("outage", "0", "1")]);
+      replicas.push(one!, two!);
+      assert.equal((await write(one!, { content: "The docs site is built with Astro." })).status, 201);
+      await redis.stop();
+      const refused = await write(two!, { content: "The docs site is deployed from the main branch." });
+      assert.equal(refused.status, 503, refused.text);
+      assert.equal(refused.json.error.code, "COORDINATION_UNAVAILABLE");
+      const recall = await http(one!.url, "POST", "/api/v1/recall", { token: TOKEN, body: { query: "What builds the docs site?" } });
+      assert.equal(recall.status, 200, recall.text);
+      assert.equal(recall.json.memories[0]?.content, "The docs site is built with Astro.");
+      await redis.start();
+      let again = refused;
+      for (let i = 0; i < 50 && again.status !== 201; i++) {
+        await new Promise((r) => setTimeout(r, 200));
+        again = await write(two!, { content: "The docs site is deployed from the main branch." });
+      }
+      assert.equal(again.status, 201, again.text);
+      assert.deepEqual((await active(one!)).map((m) => m.content).filter((c) => c.startsWith("The docs site")).sort(), ["The docs site is built with Astro.", "The docs site is deployed from the main branch."]);
     });
   });
 });

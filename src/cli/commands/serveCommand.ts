@@ -10,6 +10,7 @@ import { OwnerLock } from "../../server/ownerLock.js";
 import { TokenFileAuth } from "../../server/tokenAuth.js";
 import { serveHints } from "./serveHints.js";
 import { connectRedis, parseRedisUrl, type RedisLink } from "../../server/redis/connection.js";
+import { RedisScopeLeases } from "../../server/redis/leases.js";
 
 function isLoopbackOrAny(host: string): boolean {
   return host === "0.0.0.0" || host === "::" || host === "localhost" || host.startsWith("127.") || host === "::1";
@@ -98,9 +99,13 @@ export async function serveCommand(argv: string[]): Promise<number> {
     });
     const givenScope = flagOrEnv(values.scope, "HINDSIGHT_SCOPE");
     const scope = givenScope ?? scopeForFolder(process.cwd());
-    const engine = await openEngineOn(store, { scope, verbose: values.verbose ?? false });
-    const ownerToken = lock ? OwnerLock.newToken() : null;
     const redis: RedisLink | null = redisUrl !== undefined ? connectRedis(redisUrl, logger) : null;
+    const redisPrefix = flagOrEnv(values["qdrant-prefix"], "HINDSIGHT_QDRANT_PREFIX") ?? "hindsight";
+    const leaseTtlMs = number(flagOrEnv(undefined, "HINDSIGHT_LEASE_TTL_MS"), "HINDSIGHT_LEASE_TTL_MS", 10_000, (n) => Number.isInteger(n) && n >= 300, "an integer number of milliseconds, at least 300");
+    // Replicas on one store decide each project's writes one at a time, through a lease in Redis.
+    const leases = redis ? new RedisScopeLeases({ redis: redis.client, prefix: redisPrefix, ttlMs: leaseTtlMs, logger }) : undefined;
+    const engine = await openEngineOn(store, { scope, verbose: values.verbose ?? false, ...(leases ? { leases } : {}) });
+    const ownerToken = lock ? OwnerLock.newToken() : null;
     let running;
     try {
       running = await startServer({
@@ -112,7 +117,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
         rate,
         burst,
         ...(allowedHosts ? { allowedHosts } : {}),
-        ...(redis ? { redis, redisPrefix: flagOrEnv(values["qdrant-prefix"], "HINDSIGHT_QDRANT_PREFIX") ?? "hindsight" } : {}),
+        ...(redis ? { redis, redisPrefix } : {}),
         logger,
       });
     } catch (err) {
@@ -129,7 +134,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
     }
     if (scoped) process.stderr.write(`hindsight: tokens from ${tokensPath} (${scoped.live} live; changes apply within a second)\n`);
     process.stderr.write(
-      `hindsight: serving ${running.url} (REST ${running.url}/api/v1, MCP ${running.url}/mcp, ${running.url}/healthz, ${running.url}/metrics); scope ${engine.config.defaultScope}; store ${where}${redis ? `; shared limits in Redis at ${redis.where}` : ""}\n`,
+      `hindsight: serving ${running.url} (REST ${running.url}/api/v1, MCP ${running.url}/mcp, ${running.url}/healthz, ${running.url}/metrics); scope ${engine.config.defaultScope}; store ${where}${redis ? `; write leases and shared limits in Redis at ${redis.where}` : ""}\n`,
     );
     // An owner started for the extension or the CLI (--idle-exit) logs to a file nobody reads as a guide.
     if (idleExit === 0) {

@@ -1,6 +1,7 @@
 import { strict as assert } from "node:assert";
 import { MemoryEngine } from "../../../src/core/engine.js";
-import type { LlmClient, LlmRequest } from "../../../src/core/ports.js";
+import { HindsightError } from "../../../src/core/errors.js";
+import { ALL_SCOPES, type LlmClient, type LlmRequest, type ScopeLeases } from "../../../src/core/ports.js";
 import { ScopeQueue } from "../../../src/core/scopeQueue.js";
 import type { MemoryRecord } from "../../../src/core/model/memory.js";
 import { RecentMessages } from "../../../src/core/write/recentMessages.js";
@@ -231,5 +232,56 @@ describe("engine: a slow model call of one project does not stall another projec
     const oneByOne = await outcome(false);
     assert.ok(oneByOne.actions.includes("duplicate:0") && oneByOne.actions.some((a) => a === "superseded:1"), oneByOne.actions.join(" "));
     assert.deepEqual(await outcome(true), oneByOne);
+  });
+});
+
+describe("engine with write leases (a fake lease service; the Redis one is proven in teamReplicas.test.ts)", () => {
+  /** Grants every lease and records it; `lose` makes the next fence fail, `refuse` makes every hold fail. */
+  function fakeLeases() {
+    const held: string[] = [];
+    const state = { lose: false, refuse: false };
+    const leases: ScopeLeases = {
+      async hold(key, task) {
+        if (state.refuse) throw new HindsightError("COORDINATION_UNAVAILABLE", "Redis is away");
+        held.push(key);
+        return task(async () => {
+          if (state.lose) throw new HindsightError("COORDINATION_UNAVAILABLE", `lost the lease of ${key}`);
+        });
+      },
+    };
+    return { leases, held, state };
+  }
+
+  async function engineWith(leases: ScopeLeases) {
+    const engine = new MemoryEngine({ store: new InMemoryStore(), embedder: new FakeEmbedder(), clock: new FixedClock(), leases }, { defaultScope: "project:a" });
+    await engine.open();
+    return engine;
+  }
+
+  it("a write holds its scope's lease, an import every scope's; an export takes none", async () => {
+    const { leases, held } = fakeLeases();
+    const engine = await engineWith(leases);
+    await engine.write({ content: "The staging cluster runs in Frankfurt." });
+    await engine.write({ content: "Invoices are sent on the first of the month.", scope: "project:b" });
+    await engine.importMemories([{ content: "The mobile app ships every other Thursday." }]);
+    const before = held.length;
+    await engine.exportJsonl("project:a");
+    assert.deepEqual(held, ["project:a", "project:b", ALL_SCOPES]);
+    assert.equal(held.length, before);
+  });
+
+  it("a lease lost before the commit stores nothing and says so; without coordination writes are refused and reads served", async () => {
+    const { leases, state } = fakeLeases();
+    const engine = await engineWith(leases);
+    await engine.write({ content: "Backups are kept for thirty days." });
+    state.lose = true;
+    await assert.rejects(engine.write({ content: "The on-call rotation changes on Mondays." }), (err: unknown) => HindsightError.is(err) && err.code === "COORDINATION_UNAVAILABLE");
+    state.lose = false;
+    state.refuse = true;
+    await assert.rejects(engine.write({ content: "Logs are shipped to the EU region only." }), (err: unknown) => HindsightError.is(err) && err.code === "COORDINATION_UNAVAILABLE");
+    const listed = await engine.list({});
+    assert.deepEqual(listed.map((m) => m.content), ["Backups are kept for thirty days."]);
+    const r = await engine.recall({ query: "How long are backups kept?" });
+    assert.equal(r.memories[0]?.content, "Backups are kept for thirty days.");
   });
 });
