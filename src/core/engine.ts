@@ -31,7 +31,8 @@ import { scopeStats, type EngineStats } from "./ops/stats.js";
 import { RecallStats } from "./ops/recallStats.js";
 import type { CompressionProposal, ProposalStatus } from "./model/proposal.js";
 import { VectorCache } from "./model/vectorCache.js";
-import type { Clock, Embedder, LlmClient, Logger, MemoryFilter, MemoryGroupCount, MemoryStore, ModelInfo, Reranker, ScopeLeases } from "./ports.js";
+import type { Clock, Embedder, LlmClient, Logger, MemoryFilter, MemoryGroupCount, MemoryStore, ModelInfo, RecallCache, Reranker, ScopeLeases } from "./ports.js";
+import { noCacheCounts, recallKey, throughCache, type RecallCacheCounts } from "./recall/cached.js";
 import { AccessTracker } from "./recall/access.js";
 import { recallMemories } from "./recall/recall.js";
 import type { RecallResult } from "./recall/types.js";
@@ -57,6 +58,8 @@ export interface EngineDeps {
   timer?: () => number;
   /** Leases shared with the other processes on this store (team replicas); absent, this process alone decides. */
   leases?: ScopeLeases | null;
+  /** Recall answers shared with the other processes on this store until their scope changes (team replicas). */
+  recallCache?: RecallCache | null;
 }
 
 export type { CallOptions, MemoryApi, MemoryExplanation, MemoryLink, ProposalWithSources } from "./memoryApi.js";
@@ -68,7 +71,7 @@ export type { CallOptions, MemoryApi, MemoryExplanation, MemoryLink, ProposalWit
 export class MemoryEngine implements MemoryApi {
   private readonly deps: EngineDeps;
   /** Shared with every view of this engine (reconfigure() reaches them all). */
-  private readonly state: { ctx: EngineContext | null; access: AccessTracker | null; recallStats: RecallStats | null; config: EngineConfig; llm: LlmClient | null };
+  private readonly state: { ctx: EngineContext | null; access: AccessTracker | null; recallStats: RecallStats | null; config: EngineConfig; llm: LlmClient | null; cacheCounts: RecallCacheCounts };
   /** The audit actor of this view (undefined: the configured actor). */
   private readonly viewActor: string | undefined;
   /** The scope this view's calls use when they name none (undefined: the configured default). */
@@ -95,8 +98,14 @@ export class MemoryEngine implements MemoryApi {
       return;
     }
     this.deps = deps;
-    this.state = { ctx: null, access: null, recallStats: null, config: resolveConfig(config), llm: deps.llm ?? null };
-    this.mutations = new ScopeQueue(deps.leases ?? null);
+    this.state = { ctx: null, access: null, recallStats: null, config: resolveConfig(config), llm: deps.llm ?? null, cacheCounts: noCacheCounts() };
+    const cache = deps.recallCache ?? null;
+    const logger = deps.logger;
+    const changed = cache
+      ? (scope: string) =>
+          cache.changed(scope).catch((err: unknown) => logger?.warn("could not tell the recall cache of a change; its answers for this scope may be stale until they expire", { scope, error: String(err) }))
+      : null;
+    this.mutations = new ScopeQueue(deps.leases ?? null, changed);
     this.viewActor = undefined;
     this.viewScope = undefined;
   }
@@ -240,7 +249,21 @@ export class MemoryEngine implements MemoryApi {
     const p = parseInput(RecallInputSchema, input, "recall");
     const timer = this.deps.timer ?? (() => this.deps.clock.now());
     const started = timer();
-    const result = await recallMemories(this.context(), p, this.scopeOf(p.scope), this.access as AccessTracker);
+    const ctx = this.context();
+    const scope = this.scopeOf(p.scope);
+    const access = this.access as AccessTracker;
+    const compute = () => recallMemories(ctx, p, scope, access);
+    const cache = this.deps.recallCache;
+    const key = cache ? recallKey(p, ctx.model.id, ctx.config) : null;
+    let result: RecallResult;
+    if (cache && key !== null) {
+      const answered = await throughCache(cache, scope, key, compute, this.state.cacheCounts, timer, ctx.logger);
+      result = answered.result;
+      // A cached answer was still read by its asker: its memories count as recalled, as a computed one's do.
+      if (answered.cached && !result.usedFallback && result.memories.length > 0) access.touch(result.memories.map((m) => m.id), this.deps.clock.now());
+    } else {
+      result = await compute();
+    }
     this.state.recallStats?.record(timer() - started, result.memories.length > 0, this.deps.clock.now());
     return result;
   }
@@ -341,7 +364,11 @@ export class MemoryEngine implements MemoryApi {
   /** Counts per layer, type and status of a scope, and the store's recall count, latency (p50 / p95), hit rate and hourly history. */
   async stats(scope?: string): Promise<EngineStats> {
     const ctx = this.context();
-    return scopeStats(ctx, this.scopeOf(scope === undefined ? undefined : parseInput(ScopeSchema, scope, "scope")), this.state.recallStats as RecallStats);
+    const stats = await scopeStats(ctx, this.scopeOf(scope === undefined ? undefined : parseInput(ScopeSchema, scope, "scope")), this.state.recallStats as RecallStats);
+    if (!this.deps.recallCache) return stats;
+    const c = this.state.cacheCounts;
+    const asked = c.hits + c.misses;
+    return { ...stats, recallCache: { hits: c.hits, misses: c.misses, hitRate: asked > 0 ? Math.round((c.hits / asked) * 10_000) / 10_000 : null, savedMs: Math.round(c.savedMs) } };
   }
 
   /** Every memory (all fields, no vectors) and L0 turn of a scope as JSONL (see ops/jsonl.ts). */

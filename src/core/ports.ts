@@ -1,5 +1,6 @@
 import type { AuditEntry, Layer, MemoryRecord, MemoryStatus, MemoryType, TurnRecord } from "./model/memory.js";
 import type { CompressionProposal, ProposalStatus } from "./model/proposal.js";
+import type { RecallResult } from "./recall/types.js";
 
 /** The engine's only source of "now" (epoch ms): injected so decay and validity are testable. */
 export interface Clock {
@@ -23,6 +24,20 @@ export interface ScopeLeases {
    * Throws COORDINATION_UNAVAILABLE without running `task` when the lease cannot be had.
    */
   hold<T>(key: string, task: (fence: () => Promise<void>) => Promise<T>): Promise<T>;
+}
+
+/**
+ * Recall answers shared by the processes on one store (team replicas), kept until a change to their
+ * scope: every mutation of a scope makes the answers cached for it before unreachable, so a cached
+ * answer is never older than the last change, and a time limit bounds everything else (time decay,
+ * a fact's end of validity).
+ */
+export interface RecallCache {
+  /** The answer kept for `key` in `scope` since its last change, if any, and the slot an answer computed now is kept in. */
+  lookup(scope: string, key: string): Promise<{ hit: RecallResult | null; slot: string }>;
+  keep(slot: string, result: RecallResult): Promise<void>;
+  /** `scope` changed (ALL_SCOPES: any scope may have): answers cached for it so far are not served again. */
+  changed(scope: string): Promise<void>;
 }
 
 export interface Logger {

@@ -32,8 +32,15 @@ export class ScopeQueue {
 
   private readonly lanes = new Map<string, Lane>();
 
-  /** `leases`: the same order across processes sharing the store (team replicas); absent, this process is the only one deciding. */
-  constructor(private readonly leases: ScopeLeases | null = null) {}
+  /**
+   * `leases`: the same order across processes sharing the store (team replicas); absent, this process
+   * is the only one deciding. `changed`: told of every deciding task's scope once it ended, before its
+   * caller hears back (a recall cache must not answer the caller from before its own write).
+   */
+  constructor(
+    private readonly leases: ScopeLeases | null = null,
+    private readonly changed: ((scope: string) => Promise<void>) | null = null,
+  ) {}
 
   /**
    * `task` gets the fence of its lease (see ScopeLeases.hold); without leases it always passes.
@@ -46,8 +53,12 @@ export class ScopeQueue {
     else this.lanes.delete(key.scope);
     const before = key === "all" ? [this.everything, ...this.tails.values()] : [this.everything, this.tails.get(key.scope) ?? this.everything];
     const leases = this.leases;
-    const held = leases && decides ? () => leases.hold(key === "all" ? ALL_SCOPES : key.scope, task) : () => task(unfenced);
-    const next = Promise.all(before).then(held);
+    const name = key === "all" ? ALL_SCOPES : key.scope;
+    const held = leases && decides ? () => leases.hold(name, task) : () => task(unfenced);
+    const changed = this.changed;
+    // A failed task may have stored part of its work (a batch's audit, an import's first chunks): told all the same.
+    const told = changed && decides ? () => held().finally(() => changed(name).catch(() => undefined)) : held;
+    const next = Promise.all(before).then(told);
     const settled = next.then(
       () => undefined,
       () => undefined,

@@ -96,6 +96,14 @@ export class HttpMetrics {
       if (stats.recall.p95Ms !== null) out.push(`hindsight_recall_latency_seconds${labels({ quantile: "0.95" })} ${num(stats.recall.p95Ms / 1000)}`);
       out.push(`hindsight_recall_latency_seconds_sum ${num(stats.recall.sumMs / 1000)}`);
       out.push(`hindsight_recall_latency_seconds_count ${stats.recall.count}`);
+      if (stats.recallCache) {
+        family("hindsight_recall_cache_hits_total", "counter", "Recalls this replica answered from the shared cache.");
+        out.push(`hindsight_recall_cache_hits_total ${stats.recallCache.hits}`);
+        family("hindsight_recall_cache_misses_total", "counter", "Recalls this replica computed (and then cached).");
+        out.push(`hindsight_recall_cache_misses_total ${stats.recallCache.misses}`);
+        family("hindsight_recall_cache_saved_seconds_total", "counter", "Recall time the cache hits saved, against the mean computed recall.");
+        out.push(`hindsight_recall_cache_saved_seconds_total ${num(stats.recallCache.savedMs / 1000)}`);
+      }
     }
     return `${out.join("\n")}\n`;
   }

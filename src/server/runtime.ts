@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import type { EngineConfigInput } from "../core/config.js";
 import { MemoryEngine } from "../core/engine.js";
-import type { Clock, Logger, MemoryStore, Reranker, ScopeLeases } from "../core/ports.js";
+import type { Clock, Logger, MemoryStore, RecallCache, Reranker, ScopeLeases } from "../core/ports.js";
 import { llmClientFromEnv } from "../llm/openaiCompatible.js";
 import { DEFAULT_EMBEDDING_MODEL, TransformersEmbedder } from "../models/transformersEmbedder.js";
 import { localReranker } from "../models/rerankers.js";
@@ -52,6 +52,8 @@ export interface LocalEngineOptions {
   verbose?: boolean;
   /** Write leases shared with the other replicas on the same store (serve --redis-url). */
   leases?: ScopeLeases;
+  /** Recall answers shared with the other replicas until their scope changes (serve --redis-url). */
+  recallCache?: RecallCache;
 }
 
 /**
@@ -93,6 +95,7 @@ export async function openEngineOn(store: MemoryStore, options: Omit<LocalEngine
       llm: llmClientFromEnv(process.env),
       reranker: rerankerFromEnv(process.env),
       ...(options.leases ? { leases: options.leases } : {}),
+      ...(options.recallCache ? { recallCache: options.recallCache } : {}),
     },
     { ...options.config, defaultScope: options.scope, actor: "cli" },
   );

@@ -198,6 +198,29 @@ describe("integration: team replicas share Redis (real redis-server processes)",
       assert.equal((await active(three[2]!)).filter((m) => m.content.startsWith("Staging runs")).length, 1);
     });
 
+    it("the recall cache: a question asked through one replica is answered from Redis by another, until a write through either makes it ask the store again (never a stale answer)", async () => {
+      const [a, b] = await Promise.all([serve("cache", "0", "1"), serve("cache", "0", "1")]);
+      replicas.push(a!, b!);
+      assert.match(a!.stderr(), /and the recall cache in Redis/);
+      assert.equal((await write(a!, { content: "The nightly export lands in the bucket acme-exports." })).status, 201);
+      const ask = (r: ServeProcess) => http(r.url, "POST", "/api/v1/recall", { token: TOKEN, body: { query: "Where does the nightly export land?" } });
+      const cacheCounts = async (r: ServeProcess) => {
+        const text = (await http(r.url, "GET", "/metrics", { token: TOKEN })).text;
+        return [Number(/hindsight_recall_cache_hits_total (\d+)/.exec(text)?.[1]), Number(/hindsight_recall_cache_misses_total (\d+)/.exec(text)?.[1])];
+      };
+      const first = await ask(a!);
+      assert.equal(first.json.memories[0]?.content, "The nightly export lands in the bucket acme-exports.");
+      for (let i = 0; i < 3; i++) assert.deepEqual((await ask(b!)).json.memories.map((m: { id: string }) => m.id), first.json.memories.map((m: { id: string }) => m.id));
+      assert.deepEqual(await cacheCounts(a!), [0, 1]);
+      assert.deepEqual(await cacheCounts(b!), [3, 0], "the other replica answered from the cache");
+
+      const moved = await write(a!, { content: "The nightly export moved from acme-exports to acme-archive.", replaces: [first.json.memories[0].id] });
+      assert.equal(moved.status, 201, moved.text);
+      const after = await ask(b!);
+      assert.equal(after.json.memories[0]?.id, moved.json.id, "not the answer cached before the write");
+      assert.deepEqual(await cacheCounts(b!), [3, 1]);
+    });
+
     it("kill -9 of a replica holding a project's lease: another replica decides that project's writes after the lease's time, and every acknowledged write is there once", async () => {
       const [a, b] = await Promise.all([serve("killed", "0", "1"), serve("killed", "0", "1")]);
       replicas.push(a!, b!);
@@ -228,7 +251,7 @@ describe("integration: team replicas share Redis (real redis-server processes)",
     it("a burst of one token spread over two replicas is held to one budget in total; /healthz reports Redis, degraded while it is away and ok when it returns, reads served throughout", async () => {
       const [one, two] = await Promise.all([serve("replicas", "0.5", "6"), serve("replicas", "0.5", "6")]);
       replicas.push(one!, two!);
-      assert.match(one!.stderr(), /shared limits in Redis at redis:\/\/\*\*\*@127\.0\.0\.1:\d+/);
+      assert.match(one!.stderr(), /write leases, shared limits and the recall cache in Redis at redis:\/\/\*\*\*@127\.0\.0\.1:\d+/);
       assert.doesNotMatch(one!.stderr(), new RegExp(redis.password));
 
       const t0 = Date.now();

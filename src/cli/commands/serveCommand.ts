@@ -11,6 +11,7 @@ import { TokenFileAuth } from "../../server/tokenAuth.js";
 import { serveHints } from "./serveHints.js";
 import { connectRedis, parseRedisUrl, type RedisLink } from "../../server/redis/connection.js";
 import { RedisScopeLeases } from "../../server/redis/leases.js";
+import { RedisRecallCache } from "../../server/redis/recallCache.js";
 
 function isLoopbackOrAny(host: string): boolean {
   return host === "0.0.0.0" || host === "::" || host === "localhost" || host.startsWith("127.") || host === "::1";
@@ -104,7 +105,9 @@ export async function serveCommand(argv: string[]): Promise<number> {
     const leaseTtlMs = number(flagOrEnv(undefined, "HINDSIGHT_LEASE_TTL_MS"), "HINDSIGHT_LEASE_TTL_MS", 10_000, (n) => Number.isInteger(n) && n >= 300, "an integer number of milliseconds, at least 300");
     // Replicas on one store decide each project's writes one at a time, through a lease in Redis.
     const leases = redis ? new RedisScopeLeases({ redis: redis.client, prefix: redisPrefix, ttlMs: leaseTtlMs, logger }) : undefined;
-    const engine = await openEngineOn(store, { scope, verbose: values.verbose ?? false, ...(leases ? { leases } : {}) });
+    const cacheTtlS = number(flagOrEnv(undefined, "HINDSIGHT_RECALL_CACHE_TTL_S"), "HINDSIGHT_RECALL_CACHE_TTL_S", 120, (n) => n >= 0, "a number of seconds (0: no recall cache)");
+    const recallCache = redis && cacheTtlS > 0 ? new RedisRecallCache({ redis: redis.client, prefix: redisPrefix, ttlMs: cacheTtlS * 1000 }) : undefined;
+    const engine = await openEngineOn(store, { scope, verbose: values.verbose ?? false, ...(leases ? { leases } : {}), ...(recallCache ? { recallCache } : {}) });
     const ownerToken = lock ? OwnerLock.newToken() : null;
     let running;
     try {
@@ -134,7 +137,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
     }
     if (scoped) process.stderr.write(`hindsight: tokens from ${tokensPath} (${scoped.live} live; changes apply within a second)\n`);
     process.stderr.write(
-      `hindsight: serving ${running.url} (REST ${running.url}/api/v1, MCP ${running.url}/mcp, ${running.url}/healthz, ${running.url}/metrics); scope ${engine.config.defaultScope}; store ${where}${redis ? `; write leases and shared limits in Redis at ${redis.where}` : ""}\n`,
+      `hindsight: serving ${running.url} (REST ${running.url}/api/v1, MCP ${running.url}/mcp, ${running.url}/healthz, ${running.url}/metrics); scope ${engine.config.defaultScope}; store ${where}${redis ? `; write leases, shared limits${recallCache ? " and the recall cache" : ""} in Redis at ${redis.where}` : ""}\n`,
     );
     // An owner started for the extension or the CLI (--idle-exit) logs to a file nobody reads as a guide.
     if (idleExit === 0) {

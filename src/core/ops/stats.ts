@@ -28,6 +28,8 @@ export interface EngineStats {
   byStatus: Record<MemoryStatus, number>;
   /** Recalls served from this store (all scopes), kept with it across restarts. */
   recall: RecallLatency;
+  /** With a shared recall cache (team replicas): this process's answers from it since it started. */
+  recallCache?: { hits: number; misses: number; hitRate: number | null; savedMs: number };
 }
 
 function zeros<K extends string>(keys: readonly K[]): Record<K, number> {

@@ -1,7 +1,8 @@
 import { strict as assert } from "node:assert";
 import { MemoryEngine } from "../../../src/core/engine.js";
 import { HindsightError } from "../../../src/core/errors.js";
-import { ALL_SCOPES, type LlmClient, type LlmRequest, type ScopeLeases } from "../../../src/core/ports.js";
+import { ALL_SCOPES, type LlmClient, type LlmRequest, type RecallCache, type ScopeLeases } from "../../../src/core/ports.js";
+import type { RecallResult } from "../../../src/core/recall/types.js";
 import { ScopeQueue } from "../../../src/core/scopeQueue.js";
 import type { MemoryRecord } from "../../../src/core/model/memory.js";
 import { RecentMessages } from "../../../src/core/write/recentMessages.js";
@@ -283,5 +284,70 @@ describe("engine with write leases (a fake lease service; the Redis one is prove
     assert.deepEqual(listed.map((m) => m.content), ["Backups are kept for thirty days."]);
     const r = await engine.recall({ query: "How long are backups kept?" });
     assert.equal(r.memories[0]?.content, "Backups are kept for thirty days.");
+  });
+});
+
+describe("engine with a shared recall cache (a Map-backed fake; the Redis one is proven in teamReplicas.test.ts)", () => {
+  function mapCache() {
+    const kept = new Map<string, RecallResult>();
+    const generations = new Map<string, number>();
+    const changes: string[] = [];
+    const cache: RecallCache = {
+      async lookup(scope, key) {
+        const slot = `${scope}|${generations.get(scope) ?? 0}|${generations.get(ALL_SCOPES) ?? 0}|${key}`;
+        return { hit: kept.get(slot) ?? null, slot };
+      },
+      async keep(slot, result) {
+        kept.set(slot, structuredClone(result));
+      },
+      async changed(scope) {
+        changes.push(scope);
+        generations.set(scope, (generations.get(scope) ?? 0) + 1);
+      },
+    };
+    return { cache, changes };
+  }
+
+  it("the same question is answered from the cache until its scope changes; another scope's change keeps it; an import changes every scope; a session's recall is never cached", async () => {
+    const { cache, changes } = mapCache();
+    const store = new InMemoryStore();
+    const engine = new MemoryEngine({ store, embedder: new FakeEmbedder(), clock: new FixedClock(), recallCache: cache }, { defaultScope: "project:a" });
+    await engine.open();
+    await engine.write({ content: "The staging cluster runs in Frankfurt." });
+    const ask = () => engine.recall({ query: "Where does the staging cluster run?" });
+    const first = await ask();
+    assert.deepEqual((await ask()).memories.map((m) => m.id), first.memories.map((m) => m.id));
+    let stats = await engine.stats();
+    assert.deepEqual([stats.recallCache?.hits, stats.recallCache?.misses], [1, 1]);
+
+    await engine.write({ content: "Invoices are sent on the first of the month.", scope: "project:b" });
+    await ask();
+    stats = await engine.stats();
+    assert.deepEqual([stats.recallCache?.hits, stats.recallCache?.misses], [2, 1], "another project's write keeps the answer");
+
+    await engine.write({ content: "The staging cluster moved from Frankfurt to Dublin." });
+    const after = await ask();
+    assert.ok(after.memories.some((m) => m.content.includes("Dublin")), after.text);
+    stats = await engine.stats();
+    assert.deepEqual([stats.recallCache?.hits, stats.recallCache?.misses], [2, 2], "its own project's write: computed again");
+
+    await engine.importMemories([{ content: "The mobile app ships every other Thursday." }]);
+    await ask();
+    await engine.recall({ query: "Where does the staging cluster run?", sessionId: "s1" });
+    stats = await engine.stats();
+    assert.deepEqual([stats.recallCache?.hits, stats.recallCache?.misses], [2, 3]);
+    assert.deepEqual(changes, ["project:a", "project:b", "project:a", ALL_SCOPES]);
+  });
+
+  it("a cached answer still counts as a recall of its memories (access counts)", async () => {
+    const { cache } = mapCache();
+    const store = new InMemoryStore();
+    const engine = new MemoryEngine({ store, embedder: new FakeEmbedder(), clock: new FixedClock(), recallCache: cache }, { defaultScope: "project:a" });
+    await engine.open();
+    const w = await engine.write({ content: "Backups are kept for thirty days." });
+    for (let i = 0; i < 3; i++) await engine.recall({ query: "How long are backups kept?" });
+    await engine.close();
+    const [m] = await store.getMemories([w.id!]);
+    assert.equal(m?.accessCount, 3);
   });
 });

@@ -1,0 +1,57 @@
+import type { Logger, RecallCache } from "../ports.js";
+import type { RecallParams } from "../model/inputs.js";
+import type { RecallResult } from "./types.js";
+
+/** This process's recall-cache counts since it started (the /metrics view of the cache). */
+export interface RecallCacheCounts {
+  hits: number;
+  misses: number;
+  /** Milliseconds the hits did not spend: each hit's time against the mean time of a computed answer. */
+  savedMs: number;
+  /** Total time of computed answers (for that mean). */
+  computedMs: number;
+}
+
+export const noCacheCounts = (): RecallCacheCounts => ({ hits: 0, misses: 0, savedMs: 0, computedMs: 0 });
+
+/**
+ * What makes two recalls the same question: its words, k, filters and fallback, and what reads them
+ * (the model and the whole configuration, so a changed setting never serves an answer of the old one).
+ * A recall in a session is not cached: its working memory changes with every turn.
+ */
+export function recallKey(p: RecallParams, modelId: string, config: unknown): string | null {
+  if (p.sessionId !== undefined) return null;
+  return JSON.stringify([p.query, p.k ?? null, p.types ?? null, p.layers ?? null, p.fallback ?? null, modelId, config]);
+}
+
+/**
+ * A recall through the shared cache: the kept answer when its scope has not changed since, else the
+ * answer computed now, kept for the next asker. A cache that fails is passed by (the answer is
+ * computed, as without a cache): it is a shortcut, never a reason to fail a read.
+ */
+export async function throughCache(
+  cache: RecallCache,
+  scope: string,
+  key: string,
+  compute: () => Promise<RecallResult>,
+  counts: RecallCacheCounts,
+  timer: () => number,
+  logger: Logger,
+): Promise<{ result: RecallResult; cached: boolean }> {
+  const started = timer();
+  const looked = await cache.lookup(scope, key).catch((err: unknown) => {
+    logger.debug("recall cache unavailable; computing the answer", { error: String(err) });
+    return null;
+  });
+  if (looked?.hit) {
+    counts.hits++;
+    const mean = counts.misses > 0 ? counts.computedMs / counts.misses : 0;
+    counts.savedMs += Math.max(0, mean - (timer() - started));
+    return { result: looked.hit, cached: true };
+  }
+  const result = await compute();
+  counts.misses++;
+  counts.computedMs += timer() - started;
+  if (looked) void cache.keep(looked.slot, result).catch((err: unknown) => logger.debug("could not keep a recall answer", { error: String(err) }));
+  return { result, cached: false };
+}
