@@ -186,6 +186,8 @@ export const StatsSchema = z.object({
     /** Hours with recalls, oldest first. */
     history: z.array(z.object({ at: EpochMs, count: z.number(), hits: z.number(), p50Ms: z.number().nullable(), p95Ms: z.number().nullable() })).default([]),
   }),
+  /** A team replica's answers from the recall cache it shares in Redis, since it started (null: no shared cache). */
+  recallCache: z.object({ hits: z.number(), misses: z.number(), hitRate: z.number().nullable(), savedMs: z.number() }).nullable().default(null),
 });
 export type Stats = z.output<typeof StatsSchema>;
 

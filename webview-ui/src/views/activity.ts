@@ -110,6 +110,13 @@ export class HsActivity extends ViewElement {
           ${fmtNum(r.count)} recalls · p50 <strong>${fmtMs(r.p50Ms)}</strong> · p95 <strong>${fmtMs(r.p95Ms)}</strong>
           ${r.hitRate === null ? nothing : html` · ${(r.hitRate * 100).toFixed(0)}% returned something`}
         </p>
+        ${s.recallCache === null
+          ? nothing
+          : html`<p class="stat-line">
+              Shared recall cache: <strong>${fmtNum(s.recallCache.hits)}</strong> of ${fmtNum(s.recallCache.hits + s.recallCache.misses)} answered from it
+              ${s.recallCache.hitRate === null ? nothing : html`(${(s.recallCache.hitRate * 100).toFixed(0)}%)`} · ${fmtMs(s.recallCache.savedMs)} saved
+              on this server replica
+            </p>`}
         <p class="muted stat-since">
           ${r.since === null
             ? "Counted by this server process since it started."
