@@ -4,8 +4,14 @@ import type { MemoryEngine } from "../core/engine.js";
 import { connectMcpHttp, type McpToolClient } from "../mcp/client.js";
 import { syntheticMemory, syntheticQuery } from "./synthetic.js";
 
-/** The server under test, started by the caller (bench does not depend on src/server): one token per project asked for. */
-export type StartTeamServer = (projects: string[]) => Promise<{ url: string; tokens: string[]; close(): Promise<void> }>;
+/**
+ * The server under test, started by the caller (bench does not depend on src/server): one token per
+ * project asked for; `urls`: one per replica (clients are spread over them), the first also in `url`.
+ * `cacheCounts`: the replicas' recall-cache hits and misses, when they share one.
+ */
+export type StartTeamServer = (
+  projects: string[],
+) => Promise<{ url: string; urls?: string[]; tokens: string[]; close(): Promise<void>; cacheCounts?: () => Promise<{ hits: number; misses: number }> }>;
 
 export interface TeamBenchOptions {
   /** The served engine, opened (its store is seeded here before the clients start). */
@@ -19,6 +25,11 @@ export interface TeamBenchOptions {
   seed?: number;
   /** Clients share projects: client i works in project i % projects. */
   projects?: number;
+  /**
+   * Distinct questions per project (a team asks the same things again: "how do we deploy?"), drawn
+   * with a skew towards the first ones; absent, every recall asks a new question.
+   */
+  questions?: number;
   onProgress?: (message: string) => void;
 }
 
@@ -55,6 +66,14 @@ export interface TeamBenchResult {
   writes_lost: number;
   /** The run was cut by the hard stop (something hung): the figures are partial. */
   hard_stopped: boolean;
+  replicas: number;
+  /** With repeated questions: the first ask of each question in the run, and the asks after it. */
+  recall_first_p50_ms: number | null;
+  recall_first_p95_ms: number | null;
+  recall_repeat_p50_ms: number | null;
+  recall_repeat_p95_ms: number | null;
+  /** hits / (hits + misses) of the shared recall cache during the load, when there is one. */
+  cache_hit_rate: number | null;
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -101,6 +120,11 @@ export async function runTeamBench(options: TeamBenchOptions): Promise<TeamBench
   progress(`seeded ${seed} memories in each of ${projectCount} projects`);
 
   const server = await options.serve(projects);
+  const urls = server.urls && server.urls.length > 0 ? server.urls : [server.url];
+  const cacheBefore = server.cacheCounts ? await server.cacheCounts() : null;
+  const asked = new Set<string>();
+  const firstMs: number[] = [];
+  const repeatMs: number[] = [];
   const mcp: McpToolClient[] = [];
   const recallMs: number[] = [];
   const writeMs: number[] = [];
@@ -109,7 +133,7 @@ export async function runTeamBench(options: TeamBenchOptions): Promise<TeamBench
   let errors = 0;
   let hardStopped = false;
   try {
-    for (let c = 0; c < clients; c++) mcp.push(await connectMcpHttp(server.url, server.tokens[c % projectCount] as string, `bench-team-${c}`));
+    for (let c = 0; c < clients; c++) mcp.push(await connectMcpHttp(urls[c % urls.length] as string, server.tokens[c % projectCount] as string, `bench-team-${c}`));
     progress(`${clients} clients connected; running ${seconds} s`);
     const started = performance.now();
     const deadline = started + seconds * 1000;
@@ -129,8 +153,16 @@ export async function runTeamBench(options: TeamBenchOptions): Promise<TeamBench
             writeMs.push(performance.now() - t);
             written.push({ client: c, project, content, id: typeof r.id === "string" ? r.id : null, action: String(r.action) });
           } else {
-            await client.callStructured("memory_recall", { query: syntheticQuery(c * 1000 + i), k: 10 });
-            recallMs.push(performance.now() - t);
+            // A skewed draw (the square of a uniform one): the first questions come up most, as a team's usual ones do.
+            const q = options.questions ? Math.floor(next() ** 2 * options.questions) : c * 1000 + i;
+            await client.callStructured("memory_recall", { query: syntheticQuery(q), k: 10 });
+            const ms = performance.now() - t;
+            recallMs.push(ms);
+            if (options.questions) {
+              const key = `${project}\0${q}`;
+              (asked.has(key) ? repeatMs : firstMs).push(ms);
+              asked.add(key);
+            }
           }
         } catch (err) {
           errors++;
@@ -164,6 +196,11 @@ export async function runTeamBench(options: TeamBenchOptions): Promise<TeamBench
       else if (errorSamples.length < 10) errorSamples.push(`lost: ${w.action} ${w.id} (HTTP ${r.status})`);
     }
 
+    const cacheAfter = server.cacheCounts ? await server.cacheCounts() : null;
+    const cacheAsked = cacheBefore && cacheAfter ? cacheAfter.hits + cacheAfter.misses - cacheBefore.hits - cacheBefore.misses : 0;
+    const fs = [...firstMs].sort((a, b) => a - b);
+    const ps = [...repeatMs].sort((a, b) => a - b);
+    const orNull = (xs: number[], p: number) => (xs.length > 0 ? percentile(xs, p) : null);
     const actions: Record<string, number> = {};
     for (const w of written) actions[w.action] = (actions[w.action] ?? 0) + 1;
     const rs = [...recallMs].sort((a, b) => a - b);
@@ -191,6 +228,12 @@ export async function runTeamBench(options: TeamBenchOptions): Promise<TeamBench
       writes_verified: verified,
       writes_lost: acknowledged.length - verified,
       hard_stopped: hardStopped,
+      replicas: urls.length,
+      recall_first_p50_ms: orNull(fs, 0.5),
+      recall_first_p95_ms: orNull(fs, 0.95),
+      recall_repeat_p50_ms: orNull(ps, 0.5),
+      recall_repeat_p95_ms: orNull(ps, 0.95),
+      cache_hit_rate: cacheBefore && cacheAfter && cacheAsked > 0 ? Math.round(((cacheAfter.hits - cacheBefore.hits) / cacheAsked) * 1000) / 1000 : null,
     };
   } finally {
     for (const client of mcp) await client.close().catch(() => undefined);

@@ -49,7 +49,8 @@ const USAGE = `hindsight — memory for coding agents
   hindsight bench locomo FILE [--k 5,10] [--conversations N] [--json] [--profile] [--config JSON] [--cv] [--stores DIR]
   hindsight bench perf [--n 1000,10000,100000] [--json]
   hindsight bench serve [--n 10000] [--json]
-  hindsight bench team [--clients 4] [--seconds 120] [--store lancedb|qdrant] [--qdrant-url URL] [--json]
+  hindsight bench team [--clients 4] [--seconds 120] [--store lancedb|qdrant] [--qdrant-url URL] [--redis-url URL]
+                       [--replicas 1,2,3] [--questions N] [--json]
   hindsight bench compare --locomo FILE --cases FILE [--cases FILE] [--systems hindsight,cosine,bm25,server-memory,server-memory-keywords]
                           [--workloads locomo,regression,latency] [--n 1000,10000] [--n-hindsight 100000] [--report DIR] [--json] [--from results.json]
 

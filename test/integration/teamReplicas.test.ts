@@ -10,7 +10,7 @@ import { RedisScopeLeases } from "../../src/server/redis/leases.js";
 import { HindsightError } from "../../src/core/errors.js";
 import { ALL_SCOPES } from "../../src/core/ports.js";
 import { startFakeQdrant, type FakeQdrant } from "../contract/qdrantFake.js";
-import { ensureBundle, startServeProcess, type ServeProcess } from "../helpers/cliProcess.js";
+import { childEnv, ensureBundle, runCli, startServeProcess, type ServeProcess } from "../helpers/cliProcess.js";
 import { http } from "../helpers/http.js";
 import { freePort, startRedis, type RedisProcess } from "../helpers/redisProcess.js";
 
@@ -304,6 +304,26 @@ describe("integration: team replicas share Redis (real redis-server processes)",
       }
       assert.equal(again.status, 201, again.text);
       assert.deepEqual((await active(one!)).map((m) => m.content).filter((c) => c.startsWith("The docs site")).sort(), ["The docs site is built with Astro.", "The docs site is deployed from the main branch."]);
+    });
+
+    it("bench team --replicas 1,2 --questions: the same load on one and on two replicas of one store, every write found again, the repeated questions answered from the cache", async () => {
+      const r = await runCli(
+        ["bench", "team", "--store", "qdrant", "--qdrant-url", fake.url, "--redis-url", redis.url, "--replicas", "1,2", "--clients", "4", "--seconds", "4", "--seed", "40", "--questions", "5", "--write-ratio", "0.1", "--json"],
+        { cwd: home, env: childEnv(home) },
+      );
+      assert.equal(r.code, 0, r.stderr);
+      const runs = (JSON.parse(r.stdout) as { runs: Array<Record<string, number | null>> }).runs;
+      assert.deepEqual(runs.map((x) => x.replicas), [1, 2]);
+      for (const x of runs) {
+        assert.equal(x.errors, 0);
+        assert.equal(x.writes_lost, 0);
+        assert.ok((x.writes_acknowledged as number) > 0);
+        assert.ok((x.cache_hit_rate as number) > 0, `hit rate ${x.cache_hit_rate}`);
+        assert.ok(x.recall_repeat_p50_ms !== null && x.recall_first_p50_ms !== null);
+      }
+      const refused = await runCli(["bench", "team", "--replicas", "2", "--seconds", "1"], { cwd: home, env: childEnv(home) });
+      assert.notEqual(refused.code, 0);
+      assert.match(refused.stderr, /--replicas: replicas share one store only on Qdrant/);
     });
   });
 });
