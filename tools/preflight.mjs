@@ -30,13 +30,15 @@ for (const model of ["Xenova/multilingual-e5-small", "Xenova/all-MiniLM-L6-v2"])
 }
 
 // 3. Debian packages: a browser for the webview and extension-host tests, the GSSAPI headers the
-// VS Code host's kerberos module compiles against, docker-compose to validate the compose file.
+// VS Code host's kerberos module compiles against, docker-compose to validate the compose file,
+// caddy to run the replicas profile's reverse proxy (docker/Caddyfile) in front of real replicas.
 const browser = process.env.HINDSIGHT_CHROMIUM;
 if (browser !== undefined && !executable(browser)) fail(`HINDSIGHT_CHROMIUM=${browser} is not an executable file.`, "unset HINDSIGHT_CHROMIUM   # or point it at a Chromium or Chrome binary");
 const missing = [];
 if (browser === undefined && !executable("/usr/bin/chromium")) missing.push("chromium");
 if (!debianPackage("libkrb5-dev")) missing.push("libkrb5-dev");
 if (!onPath("docker-compose")) missing.push("docker-compose");
+if (!onPath("caddy")) missing.push("caddy");
 if (missing.length > 0) {
   const asRoot = process.getuid?.() === 0;
   const sudo = asRoot ? [] : spawnSync("sudo", ["-n", "true"], { stdio: "ignore" }).status === 0 ? ["sudo"] : null;

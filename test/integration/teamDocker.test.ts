@@ -67,9 +67,10 @@ describe("integration: docker/ (compose file, Dockerfile)", function () {
       assert.equal(r.code, 0, r.stderr);
       const out = r.stdout;
       assert.match(out, /condition: service_healthy/);
-      assert.equal((out.match(/condition: service_healthy/g) ?? []).length, 2);
-      assert.equal((out.match(/healthcheck:/g) ?? []).length, 3);
-      assert.equal((out.match(/mem_limit: 2g/g) ?? []).length, 2);
+      // hindsight and hindsight-2 wait for qdrant and redis, the proxy for both replicas.
+      assert.equal((out.match(/condition: service_healthy/g) ?? []).length, 6);
+      assert.equal((out.match(/healthcheck:/g) ?? []).length, 4);
+      assert.equal((out.match(/mem_limit: 2g/g) ?? []).length, 3);
       for (const v of ["hindsight-data:/data", "qdrant-storage:/qdrant/storage", "qdrant-snapshots:/qdrant/snapshots", "redis-data:/data"]) assert.ok(out.includes(v), v);
       assert.ok(!/network_mode/.test(out), "no host networking");
       assert.ok(out.includes("127.0.0.1:8765:8765"), "hindsight published on host loopback by default");
@@ -83,8 +84,17 @@ describe("integration: docker/ (compose file, Dockerfile)", function () {
       assert.ok(!/\n {4}ports:/.test(redis), "Redis publishes no port");
       assert.ok(!redis.includes(KEYS.REDIS_PASSWORD + " "), "the password is on no command line");
       assert.ok(out.includes(`HINDSIGHT_REDIS_URL: redis://:${KEYS.REDIS_PASSWORD}@redis:6379`));
+      // The replicas profile: a second server like the first but unpublished, and the proxy in front of both.
+      const block = (name: string) => (out.split(`\n  ${name}:\n`)[1] ?? "").split(/\n {2}\S/)[0] ?? "";
+      const second = block("hindsight-2");
+      assert.match(second, /profiles:\n\s+- replicas/);
+      assert.ok(!/\n {4}ports:/.test(second), "the second replica is reached through the proxy only");
+      assert.ok(second.includes(`HINDSIGHT_REDIS_URL: redis://:${KEYS.REDIS_PASSWORD}@redis:6379`) && second.includes("hindsight-data:/data"), "same store, Redis and tokens as the first");
+      const proxy = block("proxy");
+      assert.match(proxy, /profiles:\n\s+- replicas/);
+      assert.ok(proxy.includes("127.0.0.1:8780:8780"), "the proxy is published on host loopback");
       const services = await compose(["config", "--services"], KEYS);
-      assert.deepEqual(services.stdout.trim().split("\n").sort(), ["hindsight", "qdrant", "redis"]);
+      assert.deepEqual(services.stdout.trim().split("\n").sort(), ["hindsight", "hindsight-2", "proxy", "qdrant", "redis"]);
     });
   });
 

@@ -1,5 +1,6 @@
 import { strict as assert } from "node:assert";
-import { mkdtemp, rm } from "node:fs/promises";
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "ioredis";
@@ -10,7 +11,8 @@ import { RedisScopeLeases } from "../../src/server/redis/leases.js";
 import { HindsightError } from "../../src/core/errors.js";
 import { ALL_SCOPES } from "../../src/core/ports.js";
 import { startFakeQdrant, type FakeQdrant } from "../contract/qdrantFake.js";
-import { childEnv, ensureBundle, runCli, startServeProcess, type ServeProcess } from "../helpers/cliProcess.js";
+import { childEnv, ensureBundle, ROOT, runCli, startServeProcess, type ServeProcess } from "../helpers/cliProcess.js";
+import { mcpClient } from "../helpers/serveProcess.js";
 import { http } from "../helpers/http.js";
 import { freePort, startRedis, type RedisProcess } from "../helpers/redisProcess.js";
 
@@ -162,8 +164,8 @@ describe("integration: team replicas share Redis (real redis-server processes)",
       await rm(home, { recursive: true, force: true });
     });
 
-    const serve = (prefix: string, rate: string, burst: string) =>
-      startServeProcess(home, ["--store", "qdrant", "--qdrant-url", fake.url, "--qdrant-prefix", prefix, "--scope", "team:core", "--rate", rate, "--burst", burst, "--redis-url", redis.url], {
+    const serve = (prefix: string, rate: string, burst: string, extra: string[] = []) =>
+      startServeProcess(home, ["--store", "qdrant", "--qdrant-url", fake.url, "--qdrant-prefix", prefix, "--scope", "team:core", "--rate", rate, "--burst", burst, "--redis-url", redis.url, ...extra], {
         HINDSIGHT_TOKEN: TOKEN,
         HINDSIGHT_LEASE_TTL_MS: "1500",
       });
@@ -324,6 +326,50 @@ describe("integration: team replicas share Redis (real redis-server processes)",
       const refused = await runCli(["bench", "team", "--replicas", "2", "--seconds", "1"], { cwd: home, env: childEnv(home) });
       assert.notEqual(refused.code, 0);
       assert.match(refused.stderr, /--replicas: replicas share one store only on Qdrant/);
+    });
+
+    it("behind the replicas profile's reverse proxy (docker/Caddyfile, real Caddy): an MCP session stays on its replica through many calls, REST and /healthz pass through", async () => {
+      const caddyOk = spawnSync("caddy", ["validate", "--config", join(ROOT, "docker", "Caddyfile"), "--adapter", "caddyfile"], { encoding: "utf8" });
+      assert.equal(caddyOk.status, 0, `docker/Caddyfile is not valid: ${caddyOk.stderr}`);
+      const [port, portA, portB] = [await freePort(), await freePort(), await freePort()];
+      // The proxy passes the client's Host on, and checks health with the replica's own: each replica
+      // accepts both (the DNS-rebinding check).
+      const behind = (own: number) => ["--port", String(own), "--allowed-host", `127.0.0.1:${port}`, "--allowed-host", `127.0.0.1:${own}`];
+      const [a, b] = await Promise.all([serve("proxied", "0", "1", behind(portA)), serve("proxied", "0", "1", behind(portB))]);
+      replicas.push(a!, b!);
+      const hostPort = (u: string) => new URL(u).host;
+      const file = join(home, "Caddyfile");
+      const text = (await readFile(join(ROOT, "docker", "Caddyfile"), "utf8")).replace(":8780", `:${port}`).replace("hindsight:8765 hindsight-2:8765", `${hostPort(a!.url)} ${hostPort(b!.url)}`);
+      assert.ok(text.includes(hostPort(b!.url)), "the upstreams were replaced");
+      await writeFile(file, `{\n\tadmin off\n\tstorage file_system ${join(home, "caddy")}\n}\n${text}`);
+      const caddy = spawn("caddy", ["run", "--config", file, "--adapter", "caddyfile"], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, HOME: home, XDG_DATA_HOME: home, XDG_CONFIG_HOME: home } });
+      let log = "";
+      caddy.stderr!.on("data", (d: Buffer) => (log += d.toString("utf8")));
+      try {
+        const proxy = `http://127.0.0.1:${port}`;
+        let health: { status: number; json: unknown } | null = null;
+        for (let i = 0; i < 100 && health?.status !== 200; i++) {
+          await new Promise((r) => setTimeout(r, 100));
+          health = await http(proxy, "GET", "/healthz").catch(() => null);
+        }
+        assert.deepEqual(health?.json, { status: "ok", redis: "ok" }, log);
+        const client = await mcpClient(proxy, TOKEN, "behind-proxy");
+        try {
+          for (let i = 0; i < 8; i++) {
+            const w = (await client.callTool({ name: "memory_write", arguments: { content: `Service ${i} listens on port ${8000 + i}.` } })) as { isError?: boolean; structuredContent?: { action: string } };
+            assert.notEqual(w.isError, true);
+            assert.equal(w.structuredContent?.action, "added");
+          }
+          const r = (await client.callTool({ name: "memory_recall", arguments: { query: "Which port does service 3 listen on?" } })) as { structuredContent?: { memories: Array<{ content: string }> } };
+          assert.equal(r.structuredContent?.memories[0]?.content, "Service 3 listens on port 8003.");
+        } finally {
+          await client.close();
+        }
+        const rest = await http(proxy, "POST", "/api/v1/recall", { token: TOKEN, body: { query: "Which port does service 5 listen on?" } });
+        assert.equal(rest.json.memories[0]?.content, "Service 5 listens on port 8005.");
+      } finally {
+        caddy.kill("SIGTERM");
+      }
     });
   });
 });
