@@ -169,6 +169,8 @@ export interface MemoryStore {
    * every write fails with STORE_READ_ONLY, and the engine records no access counts.
    */
   readonly readOnly?: boolean;
+  /** A store on a server: whether that server answers now (a team server's /healthz reports it). Absent for a local store. */
+  reachable?(): Promise<boolean>;
   /** The model the stored vectors were made with, or null for an empty store. */
   storedModel(): Promise<ModelInfo | null>;
   close(): Promise<void>;

@@ -48,6 +48,8 @@ export interface ServeOptions {
   redis?: RedisLink;
   /** Key prefix in Redis, so several deployments can share one. */
   redisPrefix?: string;
+  /** Other services the server depends on, by name (a Qdrant store), each reported by /healthz. */
+  dependencies?: Record<string, () => Promise<boolean>>;
   /** Milliseconds the rate limiter reads (tests inject a clock). */
   now?: () => number;
 }
@@ -63,6 +65,12 @@ export interface RunningServer {
   idleMs(): number;
   /** Stops accepting, ends MCP sessions, waits for requests in flight (at most `graceMs`), then drops what is left. Does not close the engine. */
   close(graceMs?: number): Promise<void>;
+}
+
+async function dependencyHealth(checks: Record<string, () => Promise<boolean>>): Promise<Record<string, boolean>> {
+  const names = Object.keys(checks).sort();
+  const ok = await Promise.all(names.map((n) => (checks[n] as () => Promise<boolean>)().catch(() => false)));
+  return Object.fromEntries(names.map((n, i) => [n, ok[i] as boolean]));
 }
 
 /** Plain tokens, scoped tokens, or both (a plain token is tried first). */
@@ -135,7 +143,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     metrics,
     mcp: mcp.handler,
     evaluate: evaluatePostedCases,
-    ...(redis ? { dependencies: async () => ({ redis: (await redis.health()).ok }) } : {}),
+    ...(redis || options.dependencies ? { dependencies: () => dependencyHealth({ ...options.dependencies, ...(redis ? { redis: async () => (await redis.health()).ok } : {}) }) } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
   });
 

@@ -267,24 +267,24 @@ describe("integration: team replicas share Redis (real redis-server processes)",
       assert.ok(limited.every((a) => Number(a.headers["retry-after"]) >= 1));
       for (const r of [one!, two!]) {
         const h = await http(r.url, "GET", "/healthz");
-        assert.deepEqual(h.json, { status: "ok", redis: "ok" });
+        assert.deepEqual(h.json, { status: "ok", qdrant: "ok", redis: "ok" });
       }
 
       await redis.stop();
       const down = await http(one!.url, "GET", "/healthz");
       assert.equal(down.status, 200, "a replica without Redis still serves reads");
-      assert.deepEqual(down.json, { status: "degraded", redis: "unavailable" });
+      assert.deepEqual(down.json, { status: "degraded", qdrant: "ok", redis: "unavailable" });
       // Limits fall back to the replica's own bucket (untouched so far, so full): a read, not an error.
       const read = await http(two!.url, "GET", "/api/v1/stats", { token: TOKEN });
       assert.equal(read.status, 200, read.text);
 
       await redis.start();
       let back: unknown = null;
-      for (let i = 0; i < 50 && JSON.stringify(back) !== JSON.stringify({ status: "ok", redis: "ok" }); i++) {
+      for (let i = 0; i < 50 && JSON.stringify(back) !== JSON.stringify({ status: "ok", qdrant: "ok", redis: "ok" }); i++) {
         await new Promise((r) => setTimeout(r, 200));
         back = (await http(one!.url, "GET", "/healthz")).json;
       }
-      assert.deepEqual(back, { status: "ok", redis: "ok" }, "the replica reconnected by itself");
+      assert.deepEqual(back, { status: "ok", qdrant: "ok", redis: "ok" }, "the replica reconnected by itself");
     });
 
     it("Redis stopped mid-run: writes are refused with COORDINATION_UNAVAILABLE, nothing half-stored, recall still answers; when it returns, writes go through again", async () => {
@@ -352,7 +352,7 @@ describe("integration: team replicas share Redis (real redis-server processes)",
           await new Promise((r) => setTimeout(r, 100));
           health = await http(proxy, "GET", "/healthz").catch(() => null);
         }
-        assert.deepEqual(health?.json, { status: "ok", redis: "ok" }, log);
+        assert.deepEqual(health?.json, { status: "ok", qdrant: "ok", redis: "ok" }, log);
         const client = await mcpClient(proxy, TOKEN, "behind-proxy");
         try {
           for (let i = 0; i < 8; i++) {
@@ -370,6 +370,17 @@ describe("integration: team replicas share Redis (real redis-server processes)",
       } finally {
         caddy.kill("SIGTERM");
       }
+    });
+
+    it("/healthz reports the Qdrant store apart from Redis: a Qdrant that stops answering makes the replica degraded, and it says which", async () => {
+      const own = await startFakeQdrant();
+      const r = await startServeProcess(home, ["--store", "qdrant", "--qdrant-url", own.url, "--qdrant-prefix", "health", "--scope", "team:core", "--redis-url", redis.url], { HINDSIGHT_TOKEN: TOKEN });
+      replicas.push(r);
+      assert.deepEqual((await http(r.url, "GET", "/healthz")).json, { status: "ok", qdrant: "ok", redis: "ok" });
+      await own.close();
+      const h = await http(r.url, "GET", "/healthz");
+      assert.equal(h.status, 200);
+      assert.deepEqual(h.json, { status: "degraded", qdrant: "unavailable", redis: "ok" });
     });
   });
 });

@@ -121,6 +121,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
         burst,
         ...(allowedHosts ? { allowedHosts } : {}),
         ...(redis ? { redis, redisPrefix } : {}),
+        ...(store.reachable ? { dependencies: { [kind]: () => store.reachable!() } } : {}),
         logger,
       });
     } catch (err) {

@@ -370,6 +370,21 @@ export class QdrantStore implements MemoryStore {
   }
 
   /** Runs one Qdrant request; a failure becomes STORE_ERROR naming the server and the operation. */
+  async reachable(): Promise<boolean> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<false>((resolve) => {
+      timer = setTimeout(() => resolve(false), 2_000);
+    });
+    try {
+      // An authenticated call: a Qdrant that answers but refuses our key is as unusable as one that is down.
+      return await Promise.race([this.client.getCollections().then(() => true as const), late]);
+    } catch {
+      return false;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   private async call<T>(what: string, fn: () => Promise<T>): Promise<T> {
     try {
       return await fn();
