@@ -1,8 +1,8 @@
 import { MemoryEngine } from "../core/engine.js";
-import type { Embedder } from "../core/ports.js";
+import type { Embedder, Reranker } from "../core/ports.js";
 import { SteppedClock } from "../eval/runner.js";
 import type { LanceStore } from "../stores/lancedb/lanceStore.js";
-import { syntheticMemory, syntheticQuery } from "./synthetic.js";
+import { syntheticMemory, syntheticMixedQuery } from "./synthetic.js";
 
 export interface PerfRow {
   n: number;
@@ -23,6 +23,8 @@ export interface PerfRow {
 export interface PerfOptions {
   ns: number[];
   embedder: Embedder;
+  /** The second opinion recall uses by default (absent: recall without one, as a store without the second model runs). */
+  reranker?: Reranker | null;
   newStore: (n: number) => Promise<LanceStore>;
   disposeStore?: (store: LanceStore) => Promise<void>;
   /** Single writes through the full write path (dedup, supersede) timed for write_per_s. */
@@ -47,7 +49,7 @@ export async function runPerf(options: PerfOptions): Promise<PerfRow[]> {
   for (const n of options.ns) {
     const clock = new SteppedClock(Date.UTC(2026, 0, 1));
     const store = await options.newStore(n);
-    const engine = new MemoryEngine({ store, embedder: options.embedder, clock }, { defaultScope: "project:bench", actor: "bench" });
+    const engine = new MemoryEngine({ store, embedder: options.embedder, clock, reranker: options.reranker ?? null }, { defaultScope: "project:bench", actor: "bench" });
     await engine.open();
     try {
       const sample = Math.min(n, options.writeSample ?? 300);
@@ -73,11 +75,11 @@ export async function runPerf(options: PerfOptions): Promise<PerfRow[]> {
       const bareEmbedPerS = await timeBareEmbed(options.embedder, n, options.ingestSample ?? 256);
       await store.optimize();
       const queries = options.queries ?? 200;
-      for (let i = 0; i < 20; i++) await engine.recall({ query: syntheticQuery(i), k: 10 });
+      for (let i = 0; i < 20; i++) await engine.recall({ query: syntheticMixedQuery(i), k: 10 });
       const times: number[] = [];
       for (let i = 0; i < queries; i++) {
         const t = performance.now();
-        await engine.recall({ query: syntheticQuery(i + 7), k: 10 });
+        await engine.recall({ query: syntheticMixedQuery(i + 7), k: 10 });
         times.push(performance.now() - t);
       }
       times.sort((a, b) => a - b);

@@ -51,3 +51,20 @@ export function syntheticQuery(i: number): string {
       return `Where does the ${svc} team keep its config?`;
   }
 }
+
+/**
+ * Questions as people ask them of a project memory: a third plain (syntheticQuery), a third naming a
+ * person, a third naming a time, so every retriever of recall (vector, full text, entity, temporal) is
+ * in the timed path.
+ */
+export function syntheticMixedQuery(i: number): string {
+  const svc = pick(SERVICES, i);
+  switch (i % 3) {
+    case 0:
+      return syntheticQuery(i);
+    case 1:
+      return `Which test tool does ${pick(PEOPLE, i * 5 + 2)} prefer for the ${svc} module?`;
+    default:
+      return `Why did the ${svc} deploy fail last week?`;
+  }
+}

@@ -213,6 +213,7 @@ async function benchPerf(argv: string[]): Promise<number> {
     const rows = await runPerf({
       ns: numberList(values.n, "--n"),
       embedder: embedderFromEnv(),
+      reranker: rerankerFromEnv(),
       queries: numberList(values.queries, "--queries")[0] as number,
       writeSample: numberList(values["write-sample"], "--write-sample")[0] as number,
       newStore: async (n) => new LanceStore({ dir: join(root, `n${n}`) }),
