@@ -27,6 +27,29 @@ runStoreContract(
 describe("LanceStore specifics", function () {
   this.timeout(60_000);
 
+  it("old versions go once nothing reads them (ten seconds after a compaction), not minutes later: a burst of writes leaves a store the size of its data", async () => {
+    await withTempDir(async (dir) => {
+      const store = new LanceStore({ dir, optimizeEvery: 5 });
+      await store.open(MODEL);
+      for (let b = 0; b < 12; b++) {
+        const items = Array.from({ length: 50 }, (_, i) => ({ record: memoryRecord({ id: `m-${b}-${i}`, content: `Service ${b}-${i} is deployed to region ${i % 7}.` }), vector: fakeVector(`service ${b} ${i}`) }));
+        await store.putMemories(items);
+      }
+      await store.optimize();
+      const t = await (await lancedb.connect(dir)).openTable("memories");
+      const during = (await t.listVersions()).length;
+      await new Promise((r) => setTimeout(r, 10_500));
+      // A read while the compaction runs still finds its files.
+      const [hits] = await Promise.all([store.searchMemoriesByText("deployed region", { statuses: ["active"] }, 10), store.optimize()]);
+      assert.equal(hits.length, 10);
+      const after = (await t.listVersions()).length;
+      assert.ok(during > 5, `the burst made versions (${during})`);
+      assert.ok(after <= 3, `${after} versions kept after the quiet spell (of ${during})`);
+      assert.equal(await store.countMemories({}), 600);
+      await store.close();
+    });
+  });
+
   it("a store written before the entity index is rewritten once into a table that has it, keeping every memory and vector", async () => {
     await withTempDir(async (dir) => {
       const first = new LanceStore({ dir });

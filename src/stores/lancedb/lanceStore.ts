@@ -50,8 +50,12 @@ interface Generation {
 const FIRST_GENERATION: Generation = { memories: "memories", turns: "turns" };
 /** Names a rewrite gives its tables; anything matching that is not the current generation is a leftover. */
 const GENERATION_NAME = /^(memories|turns)(_[0-9a-f]{12})?$/;
-/** Old versions stay readable this long after compaction: a read that began before it still finds its files. */
-const KEEP_VERSIONS_MS = 10 * 60_000;
+/**
+ * Old versions stay this long after a compaction at least, and longer while a read that began before
+ * it is still running (this process is the store's only reader and writer: ownerLock.ts), so a read
+ * always finds its files. Keeping them for minutes instead cost gigabytes during bulk imports.
+ */
+const KEEP_VERSIONS_MS = 10_000;
 
 const SMALL_TABLE_ROWS = 200;
 /** listOrder (core/model/filter.ts) in SQL: newest created first, then by id. */
@@ -77,6 +81,9 @@ export class LanceStore implements MemoryStore {
   private readonly indexedRows: Record<TableName, number> = { memories: 0, turns: 0 };
   private readonly rowsSeen: Record<TableName, number> = { memories: 0, turns: 0 };
   private readonly optimizeEvery: number;
+  /** When each read still running began (epoch ms), so compaction keeps the versions it reads. */
+  private readonly readsInFlight = new Map<number, number>();
+  private nextRead = 0;
   private readonly vectorIndexMinRows: number;
   private metaWrites = 0;
   private auditWrites = 0;
@@ -196,9 +203,29 @@ export class LanceStore implements MemoryStore {
     return this.tables.meta;
   }
 
+  /** Runs a read, known to the compactions that start meanwhile (versionsBefore). */
+  private async reading<T>(read: () => Promise<T>): Promise<T> {
+    const id = this.nextRead++;
+    this.readsInFlight.set(id, Date.now());
+    try {
+      return await read();
+    } finally {
+      this.readsInFlight.delete(id);
+    }
+  }
+
+  /** Versions older than this may go: none a running read began on, and none younger than KEEP_VERSIONS_MS. */
+  private versionsBefore(): Date {
+    let oldest = Date.now();
+    for (const at of this.readsInFlight.values()) oldest = Math.min(oldest, at);
+    return new Date(oldest - KEEP_VERSIONS_MS);
+  }
+
   private async getMeta(key: string): Promise<string | null> {
-    const rows = await (await this.metaTable()).query().where(`key = ${sqlString(key)}`).limit(1).toArray();
-    return rows[0] ? String(rows[0].value) : null;
+    return this.reading(async () => {
+      const rows = await (await this.metaTable()).query().where(`key = ${sqlString(key)}`).limit(1).toArray();
+      return rows[0] ? String(rows[0].value) : null;
+    });
   }
 
   private async setMeta(key: string, value: string): Promise<void> {
@@ -242,30 +269,36 @@ export class LanceStore implements MemoryStore {
    * (LanceDB 0.31 cannot plan an ordered scan that also reads the `doc` column after an indexed filter).
    */
   async listMemories(filter: MemoryFilter, page: Page = {}): Promise<MemoryRecord[]> {
-    const where = memoryWhere(filter);
-    const offset = page.offset ?? 0;
-    if (page.limit === undefined) return (await this.scan("memories", where)).sort(listOrder).slice(offset);
-    if (page.limit <= 0) return [];
-    let q = this.table("memories").query().select(["id", "created_at"]).orderBy(LIST_ORDER).limit(page.limit);
-    if (offset > 0) q = q.offset(offset);
-    if (where) q = q.where(where);
-    return this.getDocs("memories", (await q.toArray()).map((r) => String(r.id)));
+    return this.reading(async () => {
+      const where = memoryWhere(filter);
+      const offset = page.offset ?? 0;
+      if (page.limit === undefined) return (await this.scan("memories", where)).sort(listOrder).slice(offset);
+      if (page.limit <= 0) return [];
+      let q = this.table("memories").query().select(["id", "created_at"]).orderBy(LIST_ORDER).limit(page.limit);
+      if (offset > 0) q = q.offset(offset);
+      if (where) q = q.where(where);
+      return this.getDocs("memories", (await q.toArray()).map((r) => String(r.id)));
+    });
   }
 
   async countMemories(filter: MemoryFilter): Promise<number> {
-    const where = memoryWhere(filter);
-    return where ? this.table("memories").countRows(where) : this.table("memories").countRows();
+    return this.reading(async () => {
+      const where = memoryWhere(filter);
+      return where ? this.table("memories").countRows(where) : this.table("memories").countRows();
+    });
   }
 
   /** Reads the two small columns of the matching rows, never their documents. */
   async countMemoryGroups(filter: MemoryFilter): Promise<MemoryGroupCount[]> {
-    const where = memoryWhere(filter);
-    const t = this.table("memories");
-    const n = where ? await t.countRows(where) : await t.countRows();
-    if (n === 0) return [];
-    let q = t.query().select(["layer", "type"]).limit(n);
-    if (where) q = q.where(where);
-    return groupCounts((await q.toArray()) as Array<{ layer: unknown; type: unknown }>);
+    return this.reading(async () => {
+      const where = memoryWhere(filter);
+      const t = this.table("memories");
+      const n = where ? await t.countRows(where) : await t.countRows();
+      if (n === 0) return [];
+      let q = t.query().select(["layer", "type"]).limit(n);
+      if (where) q = q.where(where);
+      return groupCounts((await q.toArray()) as Array<{ layer: unknown; type: unknown }>);
+    });
   }
 
   searchMemoriesByVector(vector: Float32Array, filter: MemoryFilter, limit: number): Promise<Array<Hit<MemoryRecord>>> {
@@ -327,8 +360,10 @@ export class LanceStore implements MemoryStore {
   }
 
   async getProposal(id: string): Promise<CompressionProposal | null> {
-    const rows = await this.table("proposals").query().where(`id = ${sqlString(id)}`).select(["id", "doc"]).limit(1).toArray();
-    return rows[0] ? docOf(rows[0] as Row, "proposals") : null;
+    return this.reading(async () => {
+      const rows = await this.table("proposals").query().where(`id = ${sqlString(id)}`).select(["id", "doc"]).limit(1).toArray();
+      return rows[0] ? docOf(rows[0] as Row, "proposals") : null;
+    });
   }
 
   async listProposals(filter: { scope?: string; statuses?: ProposalStatus[] }): Promise<CompressionProposal[]> {
@@ -349,7 +384,7 @@ export class LanceStore implements MemoryStore {
     if (++this.auditWrites < this.optimizeEvery) return;
     this.auditWrites = 0;
     // Queued behind the append, not awaited: the write that logged is done.
-    void this.mutate(() => t.optimize({ cleanupOlderThan: new Date(Date.now() - KEEP_VERSIONS_MS) })).catch((err: unknown) => this.options.onMaintenanceError?.(err, "audit"));
+    void this.mutate(() => t.optimize({ cleanupOlderThan: this.versionsBefore() })).catch((err: unknown) => this.options.onMaintenanceError?.(err, "audit"));
   }
 
   /**
@@ -359,19 +394,21 @@ export class LanceStore implements MemoryStore {
    * stable sort lists them newest-appended first.
    */
   async listAudit(page: Page & { scope?: string } = {}): Promise<AuditEntry[]> {
-    const offset = page.offset ?? 0;
-    const limit = page.limit ?? 100;
-    if (limit <= 0) return [];
-    const t = this.table("audit");
-    const scope = page.scope !== undefined ? `scope = ${sqlString(page.scope)}` : "";
-    let times = t.query().select(["at"]).orderBy([{ columnName: "at", ascending: false, nullsFirst: false }]).limit(offset + limit);
-    if (scope) times = times.where(scope);
-    const last = (await times.toArray()).at(-1) as Row | undefined;
-    if (last === undefined || typeof last.at !== "number") return [];
-    const where = [scope, `at >= ${sqlNumber(last.at)}`].filter((w) => w !== "").join(" AND ");
-    const docs = (await t.query().where(where).select(["id", "doc"]).toArray()).map((r) => docOf(r as Row, "audit")).reverse();
-    docs.sort((a, b) => b.at - a.at);
-    return docs.slice(offset, offset + limit);
+    return this.reading(async () => {
+      const offset = page.offset ?? 0;
+      const limit = page.limit ?? 100;
+      if (limit <= 0) return [];
+      const t = this.table("audit");
+      const scope = page.scope !== undefined ? `scope = ${sqlString(page.scope)}` : "";
+      let times = t.query().select(["at"]).orderBy([{ columnName: "at", ascending: false, nullsFirst: false }]).limit(offset + limit);
+      if (scope) times = times.where(scope);
+      const last = (await times.toArray()).at(-1) as Row | undefined;
+      if (last === undefined || typeof last.at !== "number") return [];
+      const where = [scope, `at >= ${sqlNumber(last.at)}`].filter((w) => w !== "").join(" AND ");
+      const docs = (await t.query().where(where).select(["id", "doc"]).toArray()).map((r) => docOf(r as Row, "audit")).reverse();
+      docs.sort((a, b) => b.at - a.at);
+      return docs.slice(offset, offset + limit);
+    });
   }
 
   // ---- recall statistics ----
@@ -387,7 +424,7 @@ export class LanceStore implements MemoryStore {
     if (++this.metaWrites < this.optimizeEvery) return;
     this.metaWrites = 0;
     const meta = await this.metaTable();
-    await this.mutate(() => meta.optimize({ cleanupOlderThan: new Date(Date.now() - KEEP_VERSIONS_MS) })).catch((err: unknown) => this.options.onMaintenanceError?.(err, "meta"));
+    await this.mutate(() => meta.optimize({ cleanupOlderThan: this.versionsBefore() })).catch((err: unknown) => this.options.onMaintenanceError?.(err, "meta"));
   }
 
   // ---- model change ----
@@ -549,7 +586,7 @@ export class LanceStore implements MemoryStore {
     this.mutations[name] = 0;
     const t = this.table(name);
     // One process owns the store (ownerLock.ts); old versions stay for reads that began before this compaction.
-    await t.optimize({ cleanupOlderThan: new Date(Date.now() - KEEP_VERSIONS_MS) });
+    await t.optimize({ cleanupOlderThan: this.versionsBefore() });
     const rows = await t.countRows();
     this.rowsSeen[name] = rows;
     if (rows >= this.vectorIndexMinRows && rows >= 2 * this.indexedRows[name]) {
@@ -601,17 +638,21 @@ export class LanceStore implements MemoryStore {
   }
 
   private async vectorsOf(name: TableName, ids: string[]): Promise<Map<string, Float32Array>> {
-    const t = this.table(name);
-    const rows = await t.query().where(`id IN (${ids.map(sqlString).join(", ")})`).select(["id", "vector"]).toArray();
-    return new Map(rows.map((r) => [String(r.id), vectorOf(r as Row, t.name)]));
+    return this.reading(async () => {
+      const t = this.table(name);
+      const rows = await t.query().where(`id IN (${ids.map(sqlString).join(", ")})`).select(["id", "vector"]).toArray();
+      return new Map(rows.map((r) => [String(r.id), vectorOf(r as Row, t.name)]));
+    });
   }
 
   private async getDocs<N extends TableName>(name: N, ids: string[]): Promise<Array<StoredDocs[N]>> {
-    if (ids.length === 0) return [];
-    const t = this.table(name);
-    const rows = await t.query().where(`id IN (${ids.map(sqlString).join(", ")})`).select(["id", "doc"]).toArray();
-    const byId = new Map(rows.map((r) => [String(r.id), docOf(r as Row, name, t.name)]));
-    return ids.flatMap((id) => byId.get(id) ?? []);
+    return this.reading(async () => {
+      if (ids.length === 0) return [];
+      const t = this.table(name);
+      const rows = await t.query().where(`id IN (${ids.map(sqlString).join(", ")})`).select(["id", "doc"]).toArray();
+      const byId = new Map(rows.map((r) => [String(r.id), docOf(r as Row, name, t.name)]));
+      return ids.flatMap((id) => byId.get(id) ?? []);
+    });
   }
 
   private scan<N extends TableName>(name: N, where: string): Promise<Array<StoredDocs[N]>> {
@@ -619,36 +660,42 @@ export class LanceStore implements MemoryStore {
   }
 
   private async scanTable<K extends DocTable>(t: lancedb.Table, kind: K, where: string): Promise<Array<StoredDocs[K]>> {
-    const n = where ? await t.countRows(where) : await t.countRows();
-    if (n === 0) return [];
-    let q = t.query().select(["id", "doc"]).limit(n);
-    if (where) q = q.where(where);
-    return (await q.toArray()).map((r) => docOf(r as Row, kind, t.name));
+    return this.reading(async () => {
+      const n = where ? await t.countRows(where) : await t.countRows();
+      if (n === 0) return [];
+      let q = t.query().select(["id", "doc"]).limit(n);
+      if (where) q = q.where(where);
+      return (await q.toArray()).map((r) => docOf(r as Row, kind, t.name));
+    });
   }
 
   private async vectorSearch<N extends TableName>(name: N, vector: Float32Array, where: string, limit: number): Promise<Array<Hit<StoredDocs[N]>>> {
-    const t = this.table(name);
-    const run = async (bypassIndex: boolean) => {
-      let q = t.vectorSearch(Array.from(vector)).distanceType("cosine").select(["id", "doc", "vector", "_distance"]).limit(limit);
-      if (where) q = q.where(where);
-      // ~10% of the IVF partitions (numPartitions = √rows), at least 8.
-      q = bypassIndex ? q.bypassVectorIndex() : q.nprobes(Math.max(8, Math.round(Math.sqrt(this.indexedRows[name]) / 10)));
-      return q.toArray();
-    };
-    let rows = await run(false);
-    // An IVF index only probes some partitions; a small filtered set may live elsewhere, so fall back to exact search.
-    if (rows.length < limit && this.indexedRows[name] > 0) rows = await run(true);
-    return rows.map((r) => ({ record: docOf(r as Row, name, t.name), vector: vectorOf(r as Row, t.name), score: 1 - scoreOf(r as Row, "_distance", t.name) }));
+    return this.reading(async () => {
+      const t = this.table(name);
+      const run = async (bypassIndex: boolean) => {
+        let q = t.vectorSearch(Array.from(vector)).distanceType("cosine").select(["id", "doc", "vector", "_distance"]).limit(limit);
+        if (where) q = q.where(where);
+        // ~10% of the IVF partitions (numPartitions = √rows), at least 8.
+        q = bypassIndex ? q.bypassVectorIndex() : q.nprobes(Math.max(8, Math.round(Math.sqrt(this.indexedRows[name]) / 10)));
+        return q.toArray();
+      };
+      let rows = await run(false);
+      // An IVF index only probes some partitions; a small filtered set may live elsewhere, so fall back to exact search.
+      if (rows.length < limit && this.indexedRows[name] > 0) rows = await run(true);
+      return rows.map((r) => ({ record: docOf(r as Row, name, t.name), vector: vectorOf(r as Row, t.name), score: 1 - scoreOf(r as Row, "_distance", t.name) }));
+    });
   }
 
   /** BM25 over a whitespace-tokenised column: `text` is already in its tokens. */
   private async textSearch<N extends TableName>(name: N, text: string, where: string, limit: number, column: "fts" | "entities" = "fts"): Promise<Array<Hit<StoredDocs[N]>>> {
-    if (!text || !this.hasFts[name]) return [];
-    const t = this.table(name);
-    let q = t.search(new lancedb.MatchQuery(text, column), "fts").select(["id", "doc", "vector", "_score"]).limit(limit);
-    if (where) q = q.where(where);
-    const rows = await q.toArray();
-    return rows.map((r) => ({ record: docOf(r as Row, name, t.name), vector: vectorOf(r as Row, t.name), score: scoreOf(r as Row, "_score", t.name) }));
+    return this.reading(async () => {
+      if (!text || !this.hasFts[name]) return [];
+      const t = this.table(name);
+      let q = t.search(new lancedb.MatchQuery(text, column), "fts").select(["id", "doc", "vector", "_score"]).limit(limit);
+      if (where) q = q.where(where);
+      const rows = await q.toArray();
+      return rows.map((r) => ({ record: docOf(r as Row, name, t.name), vector: vectorOf(r as Row, t.name), score: scoreOf(r as Row, "_score", t.name) }));
+    });
   }
 }
 
