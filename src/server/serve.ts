@@ -73,6 +73,18 @@ async function dependencyHealth(checks: Record<string, () => Promise<boolean>>):
   return Object.fromEntries(names.map((n, i) => [n, ok[i] as boolean]));
 }
 
+/** How long one look at the dependencies answers /healthz: it is open to anyone, and must not turn a flood into calls on Qdrant and Redis. */
+const HEALTH_FRESH_MS = 1000;
+
+function memoised<T>(look: () => Promise<T>): () => Promise<T> {
+  let last: { at: number; value: Promise<T> } | null = null;
+  return () => {
+    const now = performance.now();
+    if (!last || now - last.at > HEALTH_FRESH_MS) last = { at: now, value: look() };
+    return last.value;
+  };
+}
+
 /** Plain tokens, scoped tokens, or both (a plain token is tried first). */
 function authenticatorOf(options: ServeOptions): Authenticator {
   const plain = options.tokens && options.tokens.length > 0 ? new BearerAuth(options.tokens) : null;
@@ -143,7 +155,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     metrics,
     mcp: mcp.handler,
     evaluate: evaluatePostedCases,
-    ...(redis || options.dependencies ? { dependencies: () => dependencyHealth({ ...options.dependencies, ...(redis ? { redis: async () => (await redis.health()).ok } : {}) }) } : {}),
+    ...(redis || options.dependencies
+      ? { dependencies: memoised(() => dependencyHealth({ ...options.dependencies, ...(redis ? { redis: async () => (await redis.health()).ok } : {}) })) }
+      : {}),
     ...(options.logger ? { logger: options.logger } : {}),
   });
 

@@ -18,6 +18,16 @@ import { freePort, startRedis, type RedisProcess } from "../helpers/redisProcess
 
 const TOKEN = "team-replicas-token-0123456789abcdef";
 
+/** /healthz once it says what `until` waits for (a replica looks at its dependencies at most once a second), or its last answer after 5 s. */
+async function healthWhen(url: string, until: (json: { status: string }) => boolean) {
+  let h = await http(url, "GET", "/healthz");
+  for (let i = 0; i < 25 && !until(h.json); i++) {
+    await new Promise((r) => setTimeout(r, 200));
+    h = await http(url, "GET", "/healthz");
+  }
+  return h;
+}
+
 describe("integration: team replicas share Redis (real redis-server processes)", function () {
   this.timeout(300_000);
   let redis: RedisProcess;
@@ -271,7 +281,7 @@ describe("integration: team replicas share Redis (real redis-server processes)",
       }
 
       await redis.stop();
-      const down = await http(one!.url, "GET", "/healthz");
+      const down = await healthWhen(one!.url, (j) => j.status === "degraded");
       assert.equal(down.status, 200, "a replica without Redis still serves reads");
       assert.deepEqual(down.json, { status: "degraded", qdrant: "ok", redis: "unavailable" });
       // Limits fall back to the replica's own bucket (untouched so far, so full): a read, not an error.
@@ -378,7 +388,7 @@ describe("integration: team replicas share Redis (real redis-server processes)",
       replicas.push(r);
       assert.deepEqual((await http(r.url, "GET", "/healthz")).json, { status: "ok", qdrant: "ok", redis: "ok" });
       await own.close();
-      const h = await http(r.url, "GET", "/healthz");
+      const h = await healthWhen(r.url, (j) => j.status === "degraded");
       assert.equal(h.status, 200);
       assert.deepEqual(h.json, { status: "degraded", qdrant: "unavailable", redis: "ok" });
     });
