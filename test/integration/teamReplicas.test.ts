@@ -35,34 +35,41 @@ describe("integration: team replicas share Redis (real redis-server processes)",
   before(async () => {
     redis = await startRedis();
   });
+
+  /** Two connections to the test's Redis, as two replicas have. */
+  async function twoClients(use: (a: Redis, b: Redis) => Promise<void>): Promise<void> {
+    const a = new Redis(redis.url);
+    const b = new Redis(redis.url);
+    try {
+      await use(a, b);
+    } finally {
+      a.disconnect();
+      b.disconnect();
+    }
+  }
   after(async () => {
     await redis.stop();
   });
 
   describe("the shared rate limit", () => {
     it("two limiters on one Redis give a key one budget in total, not one each", async () => {
-      const a = new Redis(redis.url);
-      const b = new Redis(redis.url);
-      try {
-        const own = () => new TokenBucketLimiter({ rate: 1000, burst: 1000 });
-        const prefix = `t${Date.now()}`;
-        const one = new RedisRateLimiter({ redis: a, rate: 0.5, burst: 5, prefix, fallback: own() });
-        const two = new RedisRateLimiter({ redis: b, rate: 0.5, burst: 5, prefix, fallback: own() });
-        const decisions = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? one : two).take("alice")));
-        assert.equal(decisions.filter((d) => d.allowed).length, 5);
-        const refused = decisions.find((d) => !d.allowed);
-        assert.ok(refused && !refused.allowed && refused.retryAfterSeconds >= 1 && refused.retryAfterSeconds <= 2, JSON.stringify(refused));
-        // Another key, and a token's own limits, have their own buckets.
-        assert.equal((await one.take("bob")).allowed, true);
-        const own2 = await Promise.all(Array.from({ length: 4 }, () => two.take("carol", 1, { rate: 1, burst: 2 })));
-        assert.deepEqual(own2.map((d) => d.allowed), [true, true, false, false]);
-        // The bucket leaves Redis once it would be full again.
-        const ttl = await a.pttl(`${prefix}:rate:alice`);
-        assert.ok(ttl > 0 && ttl <= 11_000, `ttl ${ttl}`);
-      } finally {
-        a.disconnect();
-        b.disconnect();
-      }
+      await twoClients(async (a, b) => {
+      const own = () => new TokenBucketLimiter({ rate: 1000, burst: 1000 });
+      const prefix = `t${Date.now()}`;
+      const one = new RedisRateLimiter({ redis: a, rate: 0.5, burst: 5, prefix, fallback: own() });
+      const two = new RedisRateLimiter({ redis: b, rate: 0.5, burst: 5, prefix, fallback: own() });
+      const decisions = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? one : two).take("alice")));
+      assert.equal(decisions.filter((d) => d.allowed).length, 5);
+      const refused = decisions.find((d) => !d.allowed);
+      assert.ok(refused && !refused.allowed && refused.retryAfterSeconds >= 1 && refused.retryAfterSeconds <= 2, JSON.stringify(refused));
+      // Another key, and a token's own limits, have their own buckets.
+      assert.equal((await one.take("bob")).allowed, true);
+      const own2 = await Promise.all(Array.from({ length: 4 }, () => two.take("carol", 1, { rate: 1, burst: 2 })));
+      assert.deepEqual(own2.map((d) => d.allowed), [true, true, false, false]);
+      // The bucket leaves Redis once it would be full again.
+      const ttl = await a.pttl(`${prefix}:rate:alice`);
+      assert.ok(ttl > 0 && ttl <= 11_000, `ttl ${ttl}`);
+      });
     });
 
     it("while Redis cannot be reached a replica limits by its own bucket instead of failing the request", async () => {
@@ -82,63 +89,53 @@ describe("integration: team replicas share Redis (real redis-server processes)",
     const isCoordination = (err: unknown) => HindsightError.is(err) && err.code === "COORDINATION_UNAVAILABLE";
 
     it("two replicas never hold one scope's lease at once; other scopes run meanwhile; the lease of every scope excludes them all", async () => {
-      const a = new Redis(redis.url);
-      const b = new Redis(redis.url);
-      try {
-        const prefix = `l${Date.now()}`;
-        const one = new RedisScopeLeases({ redis: a, prefix, ttlMs: 2000 });
-        const two = new RedisScopeLeases({ redis: b, prefix, ttlMs: 2000 });
-        const inside = new Map<string, number>();
-        const log: string[] = [];
-        const work = (who: string, key: string) => async (fence: () => Promise<void>) => {
-          const n = (inside.get(key) ?? 0) + 1;
-          inside.set(key, n);
-          const others = [...inside.entries()].filter(([k, c]) => k !== key && c > 0).map(([k]) => k);
-          log.push(`${who} ${key} in (alone: ${n === 1}, beside: ${others.join(",")})`);
-          await new Promise((r) => setTimeout(r, 30));
-          await fence();
-          inside.set(key, (inside.get(key) ?? 1) - 1);
-        };
-        await Promise.all([
-          ...Array.from({ length: 6 }, (_, i) => (i % 2 ? one : two).hold("project:x", work(`r${i % 2}`, "project:x"))),
-          one.hold("project:y", work("r1", "project:y")),
-          two.hold(ALL_SCOPES, work("r2", ALL_SCOPES)),
-        ]);
-        assert.ok(log.every((l) => l.includes("alone: true")), log.join("\n"));
-        const all = log.find((l) => l.includes(`${ALL_SCOPES} in`))!;
-        assert.match(all, /beside: \)$/, "nothing ran beside the task for every scope");
-        assert.ok(log.some((l) => /project:y in .*beside: project:x|project:x in .*beside: project:y/.test(l)), `scopes ran side by side:\n${log.join("\n")}`);
-        assert.equal((await a.keys(`${prefix}:lease:scope:*`)).length + (await a.keys(`${prefix}:lease:all`)).length, 0, "every lease released");
-      } finally {
-        a.disconnect();
-        b.disconnect();
-      }
+      await twoClients(async (a, b) => {
+      const prefix = `l${Date.now()}`;
+      const one = new RedisScopeLeases({ redis: a, prefix, ttlMs: 2000 });
+      const two = new RedisScopeLeases({ redis: b, prefix, ttlMs: 2000 });
+      const inside = new Map<string, number>();
+      const log: string[] = [];
+      const work = (who: string, key: string) => async (fence: () => Promise<void>) => {
+        const n = (inside.get(key) ?? 0) + 1;
+        inside.set(key, n);
+        const others = [...inside.entries()].filter(([k, c]) => k !== key && c > 0).map(([k]) => k);
+        log.push(`${who} ${key} in (alone: ${n === 1}, beside: ${others.join(",")})`);
+        await new Promise((r) => setTimeout(r, 30));
+        await fence();
+        inside.set(key, (inside.get(key) ?? 1) - 1);
+      };
+      await Promise.all([
+        ...Array.from({ length: 6 }, (_, i) => (i % 2 ? one : two).hold("project:x", work(`r${i % 2}`, "project:x"))),
+        one.hold("project:y", work("r1", "project:y")),
+        two.hold(ALL_SCOPES, work("r2", ALL_SCOPES)),
+      ]);
+      assert.ok(log.every((l) => l.includes("alone: true")), log.join("\n"));
+      const all = log.find((l) => l.includes(`${ALL_SCOPES} in`))!;
+      assert.match(all, /beside: \)$/, "nothing ran beside the task for every scope");
+      assert.ok(log.some((l) => /project:y in .*beside: project:x|project:x in .*beside: project:y/.test(l)), `scopes ran side by side:\n${log.join("\n")}`);
+      assert.equal((await a.keys(`${prefix}:lease:scope:*`)).length + (await a.keys(`${prefix}:lease:all`)).length, 0, "every lease released");
+      });
     });
 
     it("a replica paused past its lease's time cannot commit: its fence throws once another replica may have taken the lease", async () => {
-      const a = new Redis(redis.url);
-      const b = new Redis(redis.url);
-      try {
-        const prefix = `p${Date.now()}`;
-        const slow = new RedisScopeLeases({ redis: a, prefix, ttlMs: 400 });
-        const other = new RedisScopeLeases({ redis: b, prefix, ttlMs: 400 });
-        let committed = false;
-        const paused = slow.hold("project:z", async (fence) => {
-          // A stall that stops the event loop, renewals included (a long GC, a frozen VM).
-          const until = Date.now() + 700;
-          while (Date.now() < until) {
-            /* busy */
-          }
-          await fence();
-          committed = true;
-        });
-        await assert.rejects(paused, isCoordination);
-        assert.equal(committed, false);
-        assert.equal(await other.hold("project:z", async () => "taken over"), "taken over");
-      } finally {
-        a.disconnect();
-        b.disconnect();
-      }
+      await twoClients(async (a, b) => {
+      const prefix = `p${Date.now()}`;
+      const slow = new RedisScopeLeases({ redis: a, prefix, ttlMs: 400 });
+      const other = new RedisScopeLeases({ redis: b, prefix, ttlMs: 400 });
+      let committed = false;
+      const paused = slow.hold("project:z", async (fence) => {
+        // A stall that stops the event loop, renewals included (a long GC, a frozen VM).
+        const until = Date.now() + 700;
+        while (Date.now() < until) {
+          /* busy */
+        }
+        await fence();
+        committed = true;
+      });
+      await assert.rejects(paused, isCoordination);
+      assert.equal(committed, false);
+      assert.equal(await other.hold("project:z", async () => "taken over"), "taken over");
+      });
     });
 
     it("without Redis no lease is granted: the task does not run and the error says writes are refused, reads served", async () => {

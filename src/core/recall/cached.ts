@@ -19,9 +19,17 @@ export const noCacheCounts = (): RecallCacheCounts => ({ hits: 0, misses: 0, sav
  * (the model and the whole configuration, so a changed setting never serves an answer of the old one).
  * A recall in a session is not cached: its working memory changes with every turn.
  */
-export function recallKey(p: RecallParams, modelId: string, config: unknown): string | null {
+export function recallKey(p: RecallParams, modelId: string, config: object): string | null {
   if (p.sessionId !== undefined) return null;
-  return JSON.stringify([p.query, p.k ?? null, p.types ?? null, p.layers ?? null, p.fallback ?? null, modelId, config]);
+  return JSON.stringify([p.query, p.k ?? null, p.types ?? null, p.layers ?? null, p.fallback ?? null, modelId, configText(config)]);
+}
+
+/** The configuration as text, once per configuration object (reconfigure() makes a new one): not on every recall. */
+const configTexts = new WeakMap<object, string>();
+function configText(config: object): string {
+  let text = configTexts.get(config);
+  if (text === undefined) configTexts.set(config, (text = JSON.stringify(config)));
+  return text;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { Redis } from "ioredis";
 import { HindsightError } from "../../core/errors.js";
+import { within } from "../../core/deadline.js";
 import type { Logger } from "../../core/ports.js";
 
 /** What a replica needs of Redis: one client that reconnects by itself, and whether it is reachable now. */
@@ -60,17 +61,10 @@ export function connectRedis(url: string, logger?: Logger): RedisLink {
     client,
     where,
     async health(timeoutMs = 1_000) {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const late = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
-      });
       try {
-        await Promise.race([client.ping(), late]);
-        return { ok: true };
+        return (await within(client.ping(), timeoutMs)) === "late" ? { ok: false, error: `no answer within ${timeoutMs} ms` } : { ok: true };
       } catch (err) {
         return { ok: false, error: err instanceof Error ? err.message : String(err) };
-      } finally {
-        clearTimeout(timer);
       }
     },
     async close() {

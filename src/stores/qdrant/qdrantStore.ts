@@ -4,6 +4,7 @@ import { LAYERS, MEMORY_TYPES, searchText, type AuditEntry, type MemoryRecord, t
 import type { CompressionProposal, ProposalStatus } from "../../core/model/proposal.js";
 import { turnText } from "../../core/model/turnText.js";
 import type { Hit, MemoryFilter, MemoryGroupCount, MemoryStore, ModelInfo, Page, RecallStatsRecord, TurnFilter } from "../../core/ports.js";
+import { within } from "../../core/deadline.js";
 import { Serial } from "../../core/serial.js";
 import { queryText } from "../../core/text/tokens.js";
 import { embedInBatches } from "../embedInBatches.js";
@@ -371,18 +372,11 @@ export class QdrantStore implements MemoryStore {
 
   /** Runs one Qdrant request; a failure becomes STORE_ERROR naming the server and the operation. */
   async reachable(): Promise<boolean> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const late = new Promise<false>((resolve) => {
-      timer = setTimeout(() => resolve(false), 2_000);
-    });
-    try {
-      // An authenticated call: a Qdrant that answers but refuses our key is as unusable as one that is down.
-      return await Promise.race([this.client.getCollections().then(() => true as const), late]);
-    } catch {
-      return false;
-    } finally {
-      clearTimeout(timer);
-    }
+    // An authenticated call: a Qdrant that answers but refuses our key is as unusable as one that is down.
+    return within(this.client.getCollections(), 2_000).then(
+      (answer) => answer !== "late",
+      () => false,
+    );
   }
 
   private async call<T>(what: string, fn: () => Promise<T>): Promise<T> {
