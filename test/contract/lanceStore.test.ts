@@ -24,6 +24,19 @@ runStoreContract(
   { persistent: true },
 );
 
+runStoreContract(
+  "LanceStore searched by LanceDB itself (no in-memory mirror)",
+  async () => {
+    const dir = await mkdtemp(join(tmpdir(), "hindsight-lance-"));
+    return {
+      store: new LanceStore({ dir, mirrorMaxMemories: 0 }),
+      cleanup: () => rm(dir, { recursive: true, force: true }),
+      reopen: async () => new LanceStore({ dir, mirrorMaxMemories: 0 }),
+    };
+  },
+  { persistent: true },
+);
+
 describe("LanceStore specifics", function () {
   this.timeout(60_000);
 

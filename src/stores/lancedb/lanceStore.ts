@@ -16,6 +16,7 @@ import { embedInBatches } from "../embedInBatches.js";
 import { memoryWhere, sqlNumber, sqlString, turnWhere } from "../filter.js";
 import type { DocTable, StoredDocs } from "../storedDocs.js";
 import { auditSchema, memoriesSchema, metaSchema, proposalsSchema, turnsSchema } from "./schema.js";
+import { MemoryMirror } from "../mirror/memoryMirror.js";
 import { auditToRow, docOf, memoryToRow, metaValueOf, scoreOf, turnToRow, vectorOf, type Row } from "./rows.js";
 
 export interface LanceStoreOptions {
@@ -37,6 +38,12 @@ export interface LanceStoreOptions {
   vectorIndexMinRows?: number;
   /** Told when compaction or index upkeep fails: the write before it is stored and stays acknowledged. */
   onMaintenanceError?: (error: unknown, table: string) => void;
+  /**
+   * Recall's searches of memories are answered from an in-memory mirror (mirror/memoryMirror.ts)
+   * while the store holds at most this many memories (default 50,000, about 4 KB of memory each with
+   * 384-dimension vectors; 0: never). Past it they go to LanceDB's own indexes.
+   */
+  mirrorMaxMemories?: number;
 }
 
 type TableName = "memories" | "turns";
@@ -90,10 +97,14 @@ export class LanceStore implements MemoryStore {
   private idleTimer: ReturnType<typeof setTimeout> | null = null;
   /** A read-only store written before the entity index: entity search finds nothing. */
   private noEntityIndex = false;
+  /** The memories table held in memory for searches; null past mirrorMaxMemories or while it is rebuilt. */
+  private mirror: MemoryMirror | null = null;
+  private readonly mirrorMax: number;
 
   constructor(private readonly options: LanceStoreOptions) {
     this.optimizeEvery = options.optimizeEvery ?? 50;
     this.vectorIndexMinRows = options.vectorIndexMinRows ?? 5000;
+    this.mirrorMax = options.mirrorMaxMemories ?? 50_000;
   }
 
   get readOnly(): boolean {
@@ -131,6 +142,45 @@ export class LanceStore implements MemoryStore {
       this.hasFts[name] = indices.some((i) => i.columns.includes("fts"));
       this.indexedRows[name] = indices.some((i) => i.columns.includes("vector")) ? await this.table(name).countRows() : 0;
     }
+    // A memory LanceDB cannot give back is the searches' error to report (rows.ts), not a reason to refuse the store.
+    await this.loadMirror().catch((err: unknown) => this.options.onMaintenanceError?.(err, "memories"));
+  }
+
+  /**
+   * Reads every memory into the mirror, or drops it when the table is past mirrorMaxMemories. Runs
+   * at open and inside the write queue, so no write lands between the read and the mirror's use.
+   */
+  private async loadMirror(): Promise<void> {
+    this.mirror = null;
+    if (this.mirrorMax <= 0) return;
+    const t = this.table("memories");
+    const n = await t.countRows();
+    if (n > this.mirrorMax) return;
+    const rows = n === 0 ? [] : await this.reading(() => t.query().select(["id", "doc", "vector"]).limit(n).toArray());
+    const mirror = new MemoryMirror();
+    mirror.put(rows.map((r) => ({ record: docOf(r as Row, "memories", t.name), vector: vectorOf(r as Row, t.name) })));
+    this.mirror = mirror;
+  }
+
+  /**
+   * A write of memories, then the same change in the mirror. A write that fails may or may not have
+   * reached the table, so the mirror is read again from the table before the next write runs.
+   */
+  private mirrored<T>(write: () => Promise<T>, change: (m: MemoryMirror) => void): Promise<T> {
+    return this.mutate(async () => {
+      let result: T;
+      try {
+        result = await write();
+      } catch (err) {
+        await this.loadMirror().catch(() => (this.mirror = null));
+        throw err;
+      }
+      if (this.mirror) {
+        change(this.mirror);
+        if (this.mirror.size > this.mirrorMax) this.mirror = null;
+      }
+      return result;
+    });
   }
 
   /**
@@ -245,6 +295,7 @@ export class LanceStore implements MemoryStore {
     await this.queue.idle();
     for (const t of Object.values(this.tables)) t?.close();
     this.tables = {};
+    this.mirror = null;
     this.db?.close();
     this.db = null;
   }
@@ -252,14 +303,18 @@ export class LanceStore implements MemoryStore {
   // ---- memories ----
 
   putMemories(items: Array<{ record: MemoryRecord; vector: Float32Array }>): Promise<void> {
-    return this.upsert("memories", items.map((i) => memoryToRow(i.record, i.vector)));
+    if (items.length === 0) return Promise.resolve();
+    const rows = items.map((i) => memoryToRow(i.record, i.vector));
+    return this.mirrored(() => this.mergeRows("memories", rows), (m) => m.put(items));
   }
 
   updateMemories(records: MemoryRecord[], vectors?: ReadonlyMap<string, Float32Array>): Promise<void> {
-    return this.updateKeepingVectors("memories", records, memoryToRow, vectors);
+    if (records.length === 0) return Promise.resolve();
+    return this.mirrored(() => this.rewriteKeepingVectors("memories", records, memoryToRow, vectors), (m) => m.update(records, vectors));
   }
 
   async getMemories(ids: string[]): Promise<MemoryRecord[]> {
+    if (this.mirror) return this.mirror.get(ids);
     return this.getDocs("memories", ids);
   }
 
@@ -302,20 +357,24 @@ export class LanceStore implements MemoryStore {
   }
 
   searchMemoriesByVector(vector: Float32Array, filter: MemoryFilter, limit: number): Promise<Array<Hit<MemoryRecord>>> {
+    if (this.mirror) return Promise.resolve(this.mirror.searchByVector(vector, filter, limit));
     return this.vectorSearch("memories", vector, memoryWhere(filter), limit);
   }
 
   searchMemoriesByText(query: string, filter: MemoryFilter, limit: number): Promise<Array<Hit<MemoryRecord>>> {
+    if (this.mirror) return Promise.resolve(this.mirror.searchByText(query, filter, limit));
     return this.textSearch("memories", queryText(query), memoryWhere(filter), limit);
   }
 
   searchMemoriesByEntities(entities: string[], filter: MemoryFilter, limit: number): Promise<Array<Hit<MemoryRecord>>> {
+    if (this.mirror) return Promise.resolve(this.mirror.searchByEntities(entities, filter, limit));
     if (this.noEntityIndex) return Promise.resolve([]);
     return this.textSearch("memories", [...new Set(entities)].join(" "), memoryWhere(filter), limit, "entities");
   }
 
   deleteMemories(ids: string[]): Promise<number> {
-    return this.deleteIds("memories", ids);
+    if (ids.length === 0) return Promise.resolve(0);
+    return this.mirrored(() => this.removeIds("memories", ids), (m) => m.delete(ids));
   }
 
   // ---- L0 turns ----
@@ -473,6 +532,8 @@ export class LanceStore implements MemoryStore {
       this.indexedRows.memories = 0;
       this.indexedRows.turns = 0;
       for (const t of old) t?.close();
+      // The switch is made: a mirror that cannot be read leaves searches to LanceDB, not the rewrite failed.
+      await this.loadMirror().catch((err: unknown) => this.options.onMaintenanceError?.(err, "memories"));
       // The old tables are no longer read by anyone; a failed drop only leaves a leftover for the next rewrite.
       await dropLeftovers(db, await db.tableNames(), next).catch((err: unknown) => this.options.onMaintenanceError?.(err, "reembed"));
       return { memories: memories.length, turns: turns.length };
@@ -497,22 +558,25 @@ export class LanceStore implements MemoryStore {
    * the caller gave, the others read back. The merge only updates rows it matches, so a given vector
    * of an id that is gone adds nothing.
    */
-  private updateKeepingVectors<T extends { id: string }>(
+  private updateKeepingVectors<T extends { id: string }>(name: TableName, records: T[], toRow: (r: T, v: Float32Array) => Row): Promise<void> {
+    if (records.length === 0) return Promise.resolve();
+    return this.mutate(() => this.rewriteKeepingVectors(name, records, toRow));
+  }
+
+  /** Called inside the queue. */
+  private async rewriteKeepingVectors<T extends { id: string }>(
     name: TableName,
     records: T[],
     toRow: (r: T, v: Float32Array) => Row,
     given: ReadonlyMap<string, Float32Array> = new Map(),
   ): Promise<void> {
-    if (records.length === 0) return Promise.resolve();
-    return this.mutate(async () => {
-      const missing = records.filter((r) => !given.has(r.id)).map((r) => r.id);
-      const read = missing.length > 0 ? await this.vectorsOf(name, missing) : new Map<string, Float32Array>();
-      const rows = records.flatMap((r) => {
-        const v = given.get(r.id) ?? read.get(r.id);
-        return v ? [toRow(r, v)] : [];
-      });
-      await this.mergeRows(name, rows, false);
+    const missing = records.filter((r) => !given.has(r.id)).map((r) => r.id);
+    const read = missing.length > 0 ? await this.vectorsOf(name, missing) : new Map<string, Float32Array>();
+    const rows = records.flatMap((r) => {
+      const v = given.get(r.id) ?? read.get(r.id);
+      return v ? [toRow(r, v)] : [];
     });
+    await this.mergeRows(name, rows, false);
   }
 
   private upsert(name: TableName, rows: Row[]): Promise<void> {
@@ -566,15 +630,18 @@ export class LanceStore implements MemoryStore {
 
   private deleteIds(name: TableName, ids: string[]): Promise<number> {
     if (ids.length === 0) return Promise.resolve(0);
-    return this.mutate(async () => {
-      const t = this.table(name);
-      const where = `id IN (${ids.map(sqlString).join(", ")})`;
-      const n = await t.countRows(where);
-      if (n > 0) await retryConflicts(() => t.delete(where));
-      this.mutations[name]++;
-      this.upkeepWhenIdle();
-      return n;
-    });
+    return this.mutate(() => this.removeIds(name, ids));
+  }
+
+  /** Called inside the queue. */
+  private async removeIds(name: TableName, ids: string[]): Promise<number> {
+    const t = this.table(name);
+    const where = `id IN (${ids.map(sqlString).join(", ")})`;
+    const n = await t.countRows(where);
+    if (n > 0) await retryConflicts(() => t.delete(where));
+    this.mutations[name]++;
+    this.upkeepWhenIdle();
+    return n;
   }
 
   /** Called inside the queue: full-text index on first data; compaction and vector index as the table grows. */
