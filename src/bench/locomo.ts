@@ -122,6 +122,8 @@ export async function scoreLocomo(
           await engine.open();
         } else engine.reconfigure(engineConfig(sample, variant.config));
         clock.set(askedAt);
+        // Questions come to a long-running owner, whose second opinion has read the store (MemoryEngine.readAhead).
+        await engine.readAhead();
         try {
           const scores = await askQuestions(engine, sample, validIds, options, variant === first ? stats.recallTimes : []);
           (results.get(variant.name) as QuestionScore[]).push(...scores);

@@ -37,6 +37,8 @@ import { AccessTracker } from "./recall/access.js";
 import { recallMemories } from "./recall/recall.js";
 import type { RecallResult } from "./recall/types.js";
 import type { CallOptions, MemoryApi, MemoryExplanation, MemoryLink, ProposalWithSources } from "./memoryApi.js";
+import { readAhead, readAheadStore } from "./recall/readAhead.js";
+import { FencedStore } from "./fencedStore.js";
 import { ScopeQueue } from "./scopeQueue.js";
 import { parseInput } from "./validate.js";
 
@@ -101,10 +103,12 @@ export class MemoryEngine implements MemoryApi {
     this.state = { ctx: null, access: null, recallStats: null, config: resolveConfig(config), llm: deps.llm ?? null, cacheCounts: noCacheCounts() };
     const cache = deps.recallCache ?? null;
     const logger = deps.logger;
-    const changed = cache
-      ? (scope: string) =>
-          cache.changed(scope).catch((err: unknown) => logger?.warn("could not tell the recall cache of a change; its answers for this scope may be stale until they expire", { scope, error: String(err) }))
-      : null;
+    const changed = (scope: string): Promise<void> => {
+      // Not waited for: the caller hears back as soon as the cache knows.
+      if (this.state.ctx) void readAhead(this.state.ctx, scope);
+      if (!cache) return Promise.resolve();
+      return cache.changed(scope).catch((err: unknown) => logger?.warn("could not tell the recall cache of a change; its answers for this scope may be stale until they expire", { scope, error: String(err) }));
+    };
     this.mutations = new ScopeQueue(deps.leases ?? null, changed);
     this.viewActor = undefined;
     this.viewScope = undefined;
@@ -168,6 +172,12 @@ export class MemoryEngine implements MemoryApi {
     return { ...ctx, config: { ...ctx.config, actor } };
   }
 
+  /** The context of a task under its lease: its writes go through the lease's fence (fencedStore.ts). */
+  private fenced(options: CallOptions, fence: () => Promise<void>): EngineContext {
+    const ctx = this.context(options);
+    return { ...ctx, store: new FencedStore(ctx.store, fence) };
+  }
+
   private get access(): AccessTracker | null {
     return this.state.access;
   }
@@ -176,6 +186,15 @@ export class MemoryEngine implements MemoryApi {
    * A view of this engine whose mutations are audited as `actor` (e.g. a token id); it shares the
    * store, the mutation queue and every other state with this engine. Closing a view closes the engine.
    */
+  /**
+   * Has the second opinion read the store's newest memories (up to 20,000) ahead of recall, so a
+   * recall embeds only its query. Long-running owners start it after open and do not wait; it works
+   * only while no recall runs. Writes read their own memories ahead by themselves.
+   */
+  async readAhead(): Promise<void> {
+    await readAheadStore(this.context({}));
+  }
+
   actingAs(actor: string): MemoryEngine {
     return new MemoryEngine(this.deps, {}, { engine: this, actor, scope: this.viewScope });
   }
@@ -233,7 +252,7 @@ export class MemoryEngine implements MemoryApi {
       const p = parseInput(WriteInputSchema, input, `import[${i}]`);
       return { ...p, scope: this.scopeOf(p.scope), source: p.source ?? "import" };
     });
-    return this.mutations.run("all", () => importMemories(this.context(options), reqs));
+    return this.mutations.run("all", (fence) => importMemories(this.fenced(options, fence), reqs));
   }
 
   /** A raw dialogue turn: logged to L0, then extraction decides what becomes memory. */
@@ -272,15 +291,14 @@ export class MemoryEngine implements MemoryApi {
     const p = parseInput(ForgetInputSchema, input, "forget");
     // Ids without a scope may name memories of any scope.
     const key = p.ids !== undefined && p.scope === undefined ? "all" : { scope: this.scopeOf(p.scope) };
-    return this.mutations.run(key, () => forgetMemories(this.context(options), p, this.scopeOf(p.scope)));
+    return this.mutations.run(key, (fence) => forgetMemories(this.fenced(options, fence), p, this.scopeOf(p.scope)));
   }
 
   /** A summary of what is remembered about a topic or a subject/type in a time window; `propose` files it for review. */
   async summarize(input: SummarizeInput, options: CallOptions = {}): Promise<SummarizeResult> {
     const p = parseInput(SummarizeInputSchema, input, "summarize");
-    const ctx = this.context(options);
     const scope = this.scopeOf(p.scope);
-    const run = async (): Promise<SummarizeResult> => {
+    const run = async (ctx: EngineContext): Promise<SummarizeResult> => {
       const memories = await selectForSummary(ctx, p, scope, this.access as AccessTracker);
       if (memories.length === 0) return { summary: "", summarizer: "extractive", sourceIds: [], proposal: null };
       if (p.propose) {
@@ -290,13 +308,13 @@ export class MemoryEngine implements MemoryApi {
       const s = await summarise(ctx, memories);
       return { summary: s.text, summarizer: s.summarizer, sourceIds: memories.map((m) => m.id), proposal: null };
     };
-    return p.propose ? this.mutations.run({ scope }, run) : run();
+    return p.propose ? this.mutations.run({ scope }, (fence) => run(this.fenced(options, fence))) : run(this.context(options));
   }
 
   /** Files proposals for groups past the compression thresholds (scope+subject+type, count and span). */
   async proposeCompressions(scope?: string, options: CallOptions = {}): Promise<CompressionProposal[]> {
     const s = this.scopeOf(scope === undefined ? undefined : parseInput(ScopeSchema, scope, "scope"));
-    return this.mutations.run({ scope: s }, () => proposeCompressions(this.context(options), s));
+    return this.mutations.run({ scope: s }, (fence) => proposeCompressions(this.fenced(options, fence), s));
   }
 
   async listProposals(options: { scope?: string; statuses?: ProposalStatus[] } = {}): Promise<CompressionProposal[]> {
@@ -320,15 +338,15 @@ export class MemoryEngine implements MemoryApi {
   }
 
   approveProposal(id: string, options: CallOptions = {}): Promise<CompressionProposal> {
-    return this.mutations.run("all", () => approveProposal(this.context(options), id));
+    return this.mutations.run("all", (fence) => approveProposal(this.fenced(options, fence), id));
   }
 
   rejectProposal(id: string, options: CallOptions = {}): Promise<CompressionProposal> {
-    return this.mutations.run("all", () => rejectProposal(this.context(options), id));
+    return this.mutations.run("all", (fence) => rejectProposal(this.fenced(options, fence), id));
   }
 
   rollbackProposal(id: string, options: CallOptions = {}): Promise<CompressionProposal> {
-    return this.mutations.run("all", () => rollbackProposal(this.context(options), id));
+    return this.mutations.run("all", (fence) => rollbackProposal(this.fenced(options, fence), id));
   }
 
   /**
@@ -339,13 +357,13 @@ export class MemoryEngine implements MemoryApi {
   async edit(id: string, patch: EditPatch, options: CallOptions = {}): Promise<EditResult> {
     const memoryId = parseInput(IdSchema, id, "id");
     const p = parseEditPatch(patch);
-    return this.mutations.run("all", () => editMemory(this.context(options), memoryId, p));
+    return this.mutations.run("all", (fence) => editMemory(this.fenced(options, fence), memoryId, p));
   }
 
   async pin(id: string, pinned: boolean, options: CallOptions = {}): Promise<MemoryRecord> {
     const memoryId = parseInput(IdSchema, id, "id");
     const value = parseInput(z.boolean(), pinned, "pinned");
-    return this.mutations.run("all", () => pinMemory(this.context(options), memoryId, value));
+    return this.mutations.run("all", (fence) => pinMemory(this.fenced(options, fence), memoryId, value));
   }
 
   /** Unresolved contradictions of a scope: pairs of active memories linked by conflictsWith. */
@@ -358,7 +376,7 @@ export class MemoryEngine implements MemoryApi {
     const aId = parseInput(IdSchema, a, "a");
     const bId = parseInput(IdSchema, b, "b");
     const k = parseInput(z.enum(["a", "b", "both"]), keep, "keep");
-    return this.mutations.run("all", () => resolveConflict(this.context(options), aId, bId, k));
+    return this.mutations.run("all", (fence) => resolveConflict(this.fenced(options, fence), aId, bId, k));
   }
 
   /** Counts per layer, type and status of a scope, and the store's recall count, latency (p50 / p95), hit rate and hourly history. */
@@ -387,7 +405,7 @@ export class MemoryEngine implements MemoryApi {
   async importJsonl(text: string, scope?: string, options: CallOptions & { onProgress?: ImportProgress } = {}): Promise<ImportResult> {
     const body = parseInput(z.string(), text, "jsonl");
     const s = scope === undefined ? undefined : parseInput(ScopeSchema, scope, "scope");
-    return this.mutations.run("all", () => importJsonl(this.context(options), body, s, options.onProgress));
+    return this.mutations.run("all", (fence) => importJsonl(this.fenced(options, fence), body, s, options.onProgress));
   }
 
   /** Quarantined memories of a scope (newest first), each with its reason in statusReason. */
@@ -402,13 +420,13 @@ export class MemoryEngine implements MemoryApi {
    */
   async releaseQuarantined(id: string, options: CallOptions = {}): Promise<ReleaseResult> {
     const memoryId = parseInput(IdSchema, id, "id");
-    return this.mutations.run("all", () => releaseQuarantined(this.context(options), memoryId));
+    return this.mutations.run("all", (fence) => releaseQuarantined(this.fenced(options, fence), memoryId));
   }
 
   /** Deletes a quarantined memory and deletes or redacts its L0 turns (as forget does). Not quarantined: INVALID_INPUT (id); unknown: NOT_FOUND. */
   async deleteQuarantined(id: string, options: CallOptions = {}): Promise<ForgetResult> {
     const memoryId = parseInput(IdSchema, id, "id");
-    return this.mutations.run("all", () => deleteQuarantined(this.context(options), memoryId));
+    return this.mutations.run("all", (fence) => deleteQuarantined(this.fenced(options, fence), memoryId));
   }
 
   /** The embedder this engine uses, for running eval cases on scratch stores with the same model (never this engine's store). */

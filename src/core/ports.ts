@@ -73,6 +73,12 @@ export interface Reranker {
   /** Load the model now (the engine opens it with the main model, so a first recall is not past its time budget). */
   warm?(): Promise<void>;
   score(query: string, documents: string[]): Promise<Array<number | null>>;
+  /**
+   * Read these documents now, while the process has nothing else to do, so a later score() of them
+   * costs only the query: a second embedding model embeds passages ahead of need. Resolves once they
+   * are read or given up on (never rejects); callers on a write's path do not wait for it.
+   */
+  readAhead?(documents: string[]): Promise<void>;
 }
 
 export interface LlmRequest {

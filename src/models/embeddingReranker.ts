@@ -10,6 +10,11 @@ import { clamp01, cosine } from "../core/text/vector.js";
  */
 const SPREAD = 0.2;
 
+/** Passages read ahead per step: a recall that arrives meanwhile waits for at most one small batch. */
+const AHEAD_BATCH = 8;
+/** At most this many passages wait to be read ahead (the passage cache keeps 20,000). */
+const AHEAD_MAX = 20_000;
+
 /**
  * A second embedding model as a second opinion on the best candidates: a small model trained on
  * question–answer pairs knows things the main model's compressed space does not separate ("which
@@ -21,6 +26,9 @@ const SPREAD = 0.2;
 export class EmbeddingReranker implements Reranker {
   readonly kind = "bi-encoder" as const;
   private readonly passages: VectorCache;
+  private readonly ahead = new Set<string>();
+  private draining: Promise<void> | null = null;
+  private scoring = 0;
 
   constructor(
     readonly id: string,
@@ -33,7 +41,51 @@ export class EmbeddingReranker implements Reranker {
     await this.embedder.info();
   }
 
+  /**
+   * Passages embedded while no recall runs, a few at a time, so the recall that later reads them
+   * embeds only its query: on a store of a few thousand memories, embedding candidates the first
+   * time they were asked about was most of recall's slowest answers. Timers are unref'd: a command
+   * that is done does not stay up to finish reading ahead.
+   */
+  readAhead(documents: string[]): Promise<void> {
+    const profile = profileFor(this.id);
+    for (const d of documents) {
+      if (this.ahead.size >= AHEAD_MAX) break;
+      if (!this.passages.has(d) && !unreadable(d, profile)) this.ahead.add(d);
+    }
+    if (this.ahead.size > 0 && this.draining === null) {
+      this.draining = this.drain().finally(() => {
+        this.draining = null;
+      });
+    }
+    return this.draining ?? Promise.resolve();
+  }
+
+  private async drain(): Promise<void> {
+    while (this.ahead.size > 0) {
+      await pause(this.scoring > 0 ? 5 : 0);
+      if (this.scoring > 0) continue;
+      const batch: string[] = [];
+      for (const d of this.ahead) {
+        if (batch.length === AHEAD_BATCH) break;
+        batch.push(d);
+      }
+      for (const d of batch) this.ahead.delete(d);
+      // A passage that cannot be read now is embedded by the score() that needs it.
+      await this.passages.of(batch).catch(() => undefined);
+    }
+  }
+
   async score(query: string, documents: string[]): Promise<Array<number | null>> {
+    this.scoring++;
+    try {
+      return await this.scoreNow(query, documents);
+    } finally {
+      this.scoring--;
+    }
+  }
+
+  private async scoreNow(query: string, documents: string[]): Promise<Array<number | null>> {
     const profile = profileFor(this.id);
     if (documents.length === 0 || unreadable(query, profile)) return documents.map(() => null);
     const readable = documents.map((d) => !unreadable(d, profile));
@@ -45,4 +97,8 @@ export class EmbeddingReranker implements Reranker {
     const best = Math.max(...cosines.map((c) => c ?? -1));
     return cosines.map((c) => (c === null ? null : clamp01(1 - (best - c) / SPREAD)));
   }
+}
+
+function pause(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }

@@ -62,6 +62,8 @@ export async function startLocalMemory(o: LocalMemoryOptions): Promise<LocalMemo
     await engine.open();
     server = await startServer({ engine, tokens: o.tokens, port: o.port, host: "127.0.0.1", rate: 0, logger: o.logger });
     await lock.publish(server.url, o.tokens[0] as string);
+    // The second opinion reads the store's memories while the owner waits for its first recalls.
+    void engine.readAhead();
   } catch (err) {
     await engine.close().catch(() => undefined);
     await lock.release();

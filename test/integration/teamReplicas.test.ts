@@ -10,7 +10,7 @@ import { RedisRateLimiter } from "../../src/server/redis/rateLimiter.js";
 import { RedisScopeLeases } from "../../src/server/redis/leases.js";
 import { HindsightError } from "../../src/core/errors.js";
 import { ALL_SCOPES } from "../../src/core/ports.js";
-import { startFakeQdrant, type FakeQdrant } from "../contract/qdrantFake.js";
+import { startFakeQdrantProcess, type FakeQdrantProcess } from "../helpers/qdrantFakeProcess.js";
 import { childEnv, ensureBundle, ROOT, runCli, startServeProcess, type ServeProcess } from "../helpers/cliProcess.js";
 import { mcpClient } from "../helpers/serveProcess.js";
 import { http } from "../helpers/http.js";
@@ -155,15 +155,15 @@ describe("integration: team replicas share Redis (real redis-server processes)",
     });
   });
 
-  describe("replicas of `hindsight serve --redis-url` on one store (the FAKE Qdrant REST endpoints, served by this test process)", () => {
+  describe("replicas of `hindsight serve --redis-url` on one store (the FAKE Qdrant REST endpoints, served by a process of their own)", () => {
     let home: string;
-    let fake: FakeQdrant;
+    let fake: FakeQdrantProcess;
     const replicas: ServeProcess[] = [];
 
     before(async () => {
       ensureBundle();
       home = await mkdtemp(join(tmpdir(), "hindsight-replicas-"));
-      fake = await startFakeQdrant();
+      fake = await startFakeQdrantProcess();
     });
     after(async () => {
       for (const r of replicas.splice(0)) if (r.child.exitCode === null) r.child.kill("SIGKILL");
@@ -380,7 +380,7 @@ describe("integration: team replicas share Redis (real redis-server processes)",
     });
 
     it("/healthz reports the Qdrant store apart from Redis: a Qdrant that stops answering makes the replica degraded, and it says which", async () => {
-      const own = await startFakeQdrant();
+      const own = await startFakeQdrantProcess();
       const r = await startServeProcess(home, ["--store", "qdrant", "--qdrant-url", own.url, "--qdrant-prefix", "health", "--scope", "team:core", "--redis-url", redis.url], { HINDSIGHT_TOKEN: TOKEN });
       replicas.push(r);
       assert.deepEqual((await http(r.url, "GET", "/healthz")).json, { status: "ok", qdrant: "ok", redis: "ok" });

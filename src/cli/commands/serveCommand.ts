@@ -129,6 +129,8 @@ export async function serveCommand(argv: string[]): Promise<number> {
       await engine.close();
       throw err;
     }
+    // The second opinion reads the store's memories while the server waits for its first recalls.
+    void engine.readAhead();
     // Clients reach the owner on loopback even when it listens on every interface.
     if (lock && ownerToken) await lock.publish(`http://${isLoopbackOrAny(running.host) ? "127.0.0.1" : formatHost(running.host)}:${running.port}`, ownerToken);
     if (plain?.source === "generated") {

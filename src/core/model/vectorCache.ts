@@ -16,6 +16,10 @@ export class VectorCache {
     private readonly kind: EmbedKind,
   ) {}
 
+  has(text: string): boolean {
+    return this.cache.has(text);
+  }
+
   async of(texts: string[]): Promise<Map<string, Float32Array>> {
     const missing = [...new Set(texts.filter((t) => !this.cache.has(t)))];
     const fresh = await this.embedder.embed(missing, this.kind);

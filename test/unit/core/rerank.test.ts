@@ -6,6 +6,7 @@ import { TransformersReranker, rerankerIsLocal } from "../../../src/models/trans
 import { InMemoryStore } from "../../../src/stores/memory/memoryStore.js";
 import { FakeEmbedder, FixedClock, rejection, withTempDir } from "../../helpers/fakes.js";
 import { HindsightError } from "../../../src/core/errors.js";
+import { EmbeddingReranker } from "../../../src/models/embeddingReranker.js";
 
 async function engineWith(reranker: Reranker, config = {}): Promise<MemoryEngine> {
   const engine = new MemoryEngine({ store: new InMemoryStore(), embedder: new FakeEmbedder(), clock: new FixedClock(), reranker }, { defaultScope: "project:test", ...config });
@@ -92,5 +93,53 @@ describe("recall with a second embedding model", () => {
     assert.match(r.memories[0]?.content ?? "", /registry/, r.text);
     assert.equal(r.memories.find((m) => /GitHub/.test(m.content))?.relevanceSource, "fused");
     assert.equal(r.memories.find((m) => /registry/.test(m.content))?.relevanceSource, "bi-encoder");
+  });
+});
+
+/** Counts the texts it embeds, by kind. */
+class CountingEmbedder extends FakeEmbedder {
+  readonly embedded: Array<{ text: string; kind: string }> = [];
+
+  override async embed(texts: string[], kind: string = "passage"): Promise<Float32Array[]> {
+    for (const text of texts) this.embedded.push({ text, kind });
+    return super.embed(texts);
+  }
+}
+
+describe("the second opinion reads memories ahead of recall", () => {
+  it("a passage read ahead is not embedded again when recall asks about it: only the query is", async () => {
+    const embedder = new CountingEmbedder("Xenova/all-MiniLM-L6-v2");
+    const reranker = new EmbeddingReranker("Xenova/all-MiniLM-L6-v2", embedder);
+    const docs = ["Quarterly reports are due on the fifth working day.", "The VPN config lives in the infra repo.", "Standups moved to 9:45."];
+    await reranker.readAhead(docs);
+    assert.deepEqual(embedder.embedded.map((e) => e.kind), ["passage", "passage", "passage"]);
+    embedder.embedded.length = 0;
+    const scores = await reranker.score("where is the VPN config?", docs);
+    assert.deepEqual(embedder.embedded, [{ text: "where is the VPN config?", kind: "query" }]);
+    assert.equal(scores.length, 3);
+    assert.equal(Math.max(...(scores as number[])), scores[1]);
+    // What it already read, or cannot read (Chinese for an English model), is not queued again.
+    embedder.embedded.length = 0;
+    await reranker.readAhead([...docs, "周报每周五下午五点前交"]);
+    assert.deepEqual(embedder.embedded, []);
+  });
+
+  it("the engine has it read each write's new memories, and the whole store when an owner asks", async () => {
+    const read: string[] = [];
+    const reader: Reranker = { id: "reader", kind: "bi-encoder", score: async (_q, docs) => docs.map(() => null), readAhead: async (docs) => void read.push(...docs) };
+    const store = new InMemoryStore();
+    const engine = new MemoryEngine({ store, embedder: new FakeEmbedder(), clock: new FixedClock(), reranker: reader }, { defaultScope: "project:test" });
+    await engine.open();
+    await engine.write({ content: "Invoices are archived after seven years.", type: "fact" });
+    await engine.write({ content: "The office closes at 18:00 on Fridays.", type: "fact" });
+    // The write's caller does not wait for it.
+    for (let i = 0; i < 20 && !read.includes("The office closes at 18:00 on Fridays."); i++) await new Promise((r) => setTimeout(r, 5));
+    assert.ok(read.includes("Invoices are archived after seven years."), JSON.stringify(read));
+    assert.ok(read.includes("The office closes at 18:00 on Fridays."), JSON.stringify(read));
+    read.length = 0;
+    await engine.write({ content: "Backups run at 02:00.", type: "fact", scope: "project:other" });
+    read.length = 0;
+    await engine.readAhead();
+    assert.deepEqual(new Set(read), new Set(["Invoices are archived after seven years.", "The office closes at 18:00 on Fridays.", "Backups run at 02:00."]));
   });
 });

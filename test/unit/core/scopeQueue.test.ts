@@ -285,6 +285,30 @@ describe("engine with write leases (a fake lease service; the Redis one is prove
     const r = await engine.recall({ query: "How long are backups kept?" });
     assert.equal(r.memories[0]?.content, "Backups are kept for thirty days.");
   });
+
+  it("an operation on ids (edit, pin, forget by id, import, review) whose lease is lost stores nothing and says so", async () => {
+    const { leases, state } = fakeLeases();
+    const engine = await engineWith(leases);
+    const written = await engine.write({ content: "The release train leaves every second Tuesday." });
+    const id = written.memory?.id as string;
+    const auditBefore = (await engine.auditLog({})).length;
+    state.lose = true;
+    const lost = (err: unknown): boolean => HindsightError.is(err) && err.code === "COORDINATION_UNAVAILABLE";
+    await assert.rejects(engine.edit(id, { content: "The release train leaves every Wednesday." }), lost);
+    await assert.rejects(engine.pin(id, true), lost);
+    await assert.rejects(engine.forget({ ids: [id] }), lost);
+    await assert.rejects(engine.importMemories([{ content: "Design reviews happen on Fridays." }]), lost);
+    await assert.rejects(engine.importJsonl(await engine.exportJsonl("project:a"), "project:c"), lost);
+    await assert.rejects(engine.summarize({ topic: "release train", propose: true }), lost);
+    state.lose = false;
+    const [kept] = await engine.list({});
+    assert.equal(kept?.content, "The release train leaves every second Tuesday.");
+    assert.equal(kept?.pinned, false);
+    assert.equal(kept?.status, "active");
+    assert.equal(await engine.count(), 1);
+    assert.equal((await engine.auditLog({})).length, auditBefore, "nothing audited either");
+    assert.deepEqual(await engine.listProposals({}), []);
+  });
 });
 
 describe("engine with a shared recall cache (a Map-backed fake; the Redis one is proven in teamReplicas.test.ts)", () => {
