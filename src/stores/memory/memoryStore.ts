@@ -8,7 +8,7 @@ import type { Hit, MemoryFilter, MemoryGroupCount, MemoryStore, ModelInfo, Page,
 import { cosine } from "../../core/text/vector.js";
 import { contentTokens } from "../../core/text/tokens.js";
 import { listOrder, memoryMatches, turnMatches } from "../../core/model/filter.js";
-import { memoryEntities } from "../../core/text/entities.js";
+import { MemoryMirror } from "../mirror/memoryMirror.js";
 
 interface Row<T> {
   record: T;
@@ -18,7 +18,8 @@ interface Row<T> {
 /** In-process store: the reference implementation for the contract tests and fast unit tests. */
 export class InMemoryStore implements MemoryStore {
   private model: ModelInfo | null = null;
-  private readonly memories = new Map<string, Row<MemoryRecord>>();
+  /** Memories with their vectors and the full-text and entity postings LanceDB's mirror keeps too. */
+  private memories = new MemoryMirror();
   private readonly turns = new Map<string, Row<TurnRecord>>();
   private readonly audit: AuditEntry[] = [];
   private readonly proposals = new Map<string, CompressionProposal>();
@@ -41,53 +42,47 @@ export class InMemoryStore implements MemoryStore {
   async close(): Promise<void> {}
 
   async putMemories(items: Array<{ record: MemoryRecord; vector: Float32Array }>): Promise<void> {
-    for (const i of items) this.memories.set(i.record.id, { record: structuredClone(i.record), vector: i.vector });
+    this.memories.put(items);
   }
 
   async updateMemories(records: MemoryRecord[], vectors?: ReadonlyMap<string, Float32Array>): Promise<void> {
-    for (const r of records) {
-      const row = this.memories.get(r.id);
-      if (!row) continue;
-      row.record = structuredClone(r);
-      row.vector = vectors?.get(r.id) ?? row.vector;
-    }
+    this.memories.update(records, vectors);
   }
 
   async getMemories(ids: string[]): Promise<MemoryRecord[]> {
-    return ids.flatMap((id) => {
-      const row = this.memories.get(id);
-      return row ? [structuredClone(row.record)] : [];
-    });
+    return this.memories.get(ids);
   }
 
   async listMemories(filter: MemoryFilter, page: Page = {}): Promise<MemoryRecord[]> {
-    const all = [...this.memories.values()].map((r) => r.record).filter((m) => memoryMatches(m, filter));
+    const all = [...this.memories.records()].filter((m) => memoryMatches(m, filter));
     all.sort(listOrder);
     return all.slice(page.offset ?? 0, (page.offset ?? 0) + (page.limit ?? Number.MAX_SAFE_INTEGER)).map((m) => structuredClone(m));
   }
 
   async countMemories(filter: MemoryFilter): Promise<number> {
-    return [...this.memories.values()].filter((r) => memoryMatches(r.record, filter)).length;
+    return [...this.memories.records()].filter((m) => memoryMatches(m, filter)).length;
   }
 
   async countMemoryGroups(filter: MemoryFilter): Promise<MemoryGroupCount[]> {
-    return groupCounts([...this.memories.values()].map((r) => r.record).filter((m) => memoryMatches(m, filter)));
+    return groupCounts([...this.memories.records()].filter((m) => memoryMatches(m, filter)));
   }
 
   async searchMemoriesByVector(vector: Float32Array, filter: MemoryFilter, limit: number): Promise<Array<Hit<MemoryRecord>>> {
-    return vectorSearch([...this.memories.values()].filter((r) => memoryMatches(r.record, filter)), vector, limit);
+    return this.memories.searchByVector(vector, filter, limit);
   }
 
   async searchMemoriesByText(query: string, filter: MemoryFilter, limit: number): Promise<Array<Hit<MemoryRecord>>> {
-    return textSearch([...this.memories.values()].filter((r) => memoryMatches(r.record, filter)), query, limit, searchText);
+    return this.memories.searchByText(query, filter, limit);
   }
 
   async searchMemoriesByEntities(entities: string[], filter: MemoryFilter, limit: number): Promise<Array<Hit<MemoryRecord>>> {
-    return bm25([...this.memories.values()].filter((r) => memoryMatches(r.record, filter)), [...new Set(entities)], limit, memoryEntities);
+    return this.memories.searchByEntities(entities, filter, limit);
   }
 
   async deleteMemories(ids: string[]): Promise<number> {
-    return ids.filter((id) => this.memories.delete(id)).length;
+    const held = [...new Set(ids)].filter((id) => this.memories.has(id));
+    this.memories.delete(held);
+    return held.length;
   }
 
   async putTurns(items: Array<{ record: TurnRecord; vector: Float32Array }>): Promise<void> {
@@ -160,12 +155,11 @@ export class InMemoryStore implements MemoryStore {
   }
 
   async reembed(model: ModelInfo, embed: (texts: string[]) => Promise<Float32Array[]>): Promise<{ memories: number; turns: number }> {
-    const mem = [...this.memories.values()];
-    const mv = await embedInBatches(mem.map((r) => searchText(r.record)), embed);
-    mem.forEach((r, i) => {
-      r.vector = mv[i] as Float32Array;
-      r.record.embeddingModel = model.id;
-    });
+    const mem = [...this.memories.records()];
+    const mv = await embedInBatches(mem.map(searchText), embed);
+    const next = new MemoryMirror();
+    next.put(mem.map((record, i) => ({ record: { ...record, embeddingModel: model.id }, vector: mv[i] as Float32Array })));
+    this.memories = next;
     const turns = [...this.turns.values()];
     const tv = await embedInBatches(turns.map((r) => turnText(r.record)), embed);
     turns.forEach((r, i) => (r.vector = tv[i] as Float32Array));

@@ -53,6 +53,16 @@ export class MemoryMirror {
     }
   }
 
+  /** Every record, as held (not copied): for a caller that filters and copies what it keeps. */
+  records(): IterableIterator<MemoryRecord> {
+    return [...this.entries.values()].map((e) => e.record).values();
+  }
+
+  /** Entries whose id was held; the others are ignored. */
+  has(id: string): boolean {
+    return this.entries.has(id);
+  }
+
   /** The records of these ids in their order, each a copy (a caller may change what it was given); unknown ids are skipped. */
   get(ids: readonly string[]): MemoryRecord[] {
     return ids.flatMap((id) => {
