@@ -79,6 +79,8 @@ export interface Reranker {
    * are read or given up on (never rejects); callers on a write's path do not wait for it.
    */
   readAhead?(documents: string[]): Promise<void>;
+  /** A recall about `query` has begun and will ask score(): a model may start reading the query now, beside the searches. */
+  prepare?(query: string): void;
 }
 
 export interface LlmRequest {

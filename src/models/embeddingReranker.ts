@@ -14,6 +14,10 @@ const SPREAD = 0.2;
 const AHEAD_BATCH = 8;
 /** At most this many passages wait to be read ahead (the passage cache keeps 20,000). */
 const AHEAD_MAX = 20_000;
+/** How long after a recall began reading ahead keeps away from the models (a recall takes tens of ms). */
+const QUIET_MS = 300;
+/** Query embeddings started and not yet used: recalls in flight at once. */
+const QUERIES_IN_FLIGHT = 16;
 
 /**
  * A second embedding model as a second opinion on the best candidates: a small model trained on
@@ -29,6 +33,8 @@ export class EmbeddingReranker implements Reranker {
   private readonly ahead = new Set<string>();
   private draining: Promise<void> | null = null;
   private scoring = 0;
+  private quietUntil = 0;
+  private readonly queries = new Map<string, Promise<Float32Array | undefined>>();
 
   constructor(
     readonly id: string,
@@ -61,10 +67,28 @@ export class EmbeddingReranker implements Reranker {
     return this.draining ?? Promise.resolve();
   }
 
+  /**
+   * A recall about `query` has begun: this model embeds the query now, beside the main model's
+   * embedding and the searches, instead of after them; reading ahead keeps away meanwhile.
+   */
+  prepare(query: string): void {
+    this.quietUntil = performance.now() + QUIET_MS;
+    if (this.queries.has(query) || unreadable(query, profileFor(this.id))) return;
+    if (this.queries.size >= QUERIES_IN_FLIGHT) this.queries.delete(this.queries.keys().next().value as string);
+    this.queries.set(
+      query,
+      this.embedder.embed([query], "query").then(
+        ([v]) => v,
+        () => undefined,
+      ),
+    );
+  }
+
   private async drain(): Promise<void> {
     while (this.ahead.size > 0) {
-      await pause(this.scoring > 0 ? 5 : 0);
-      if (this.scoring > 0) continue;
+      const busy = this.scoring > 0 || performance.now() < this.quietUntil;
+      await pause(busy ? 5 : 0);
+      if (busy) continue;
       const batch: string[] = [];
       for (const d of this.ahead) {
         if (batch.length === AHEAD_BATCH) break;
@@ -89,13 +113,21 @@ export class EmbeddingReranker implements Reranker {
     const profile = profileFor(this.id);
     if (documents.length === 0 || unreadable(query, profile)) return documents.map(() => null);
     const readable = documents.map((d) => !unreadable(d, profile));
-    const [[q], vectors] = await Promise.all([this.embedder.embed([query], "query"), this.passages.of(documents.filter((_, i) => readable[i]))]);
+    const started = this.queries.get(query);
+    this.queries.delete(query);
+    const [q, vectors] = await Promise.all([this.queryVector(query, started), this.passages.of(documents.filter((_, i) => readable[i]))]);
     const cosines = documents.map((d, i) => {
       const v = vectors.get(d);
       return !q || !v || !readable[i] ? null : cosine(q, v);
     });
     const best = Math.max(...cosines.map((c) => c ?? -1));
     return cosines.map((c) => (c === null ? null : clamp01(1 - (best - c) / SPREAD)));
+  }
+
+  /** The query's vector: the one prepare() started, or embedded now when it had none or it failed. */
+  private async queryVector(query: string, started: Promise<Float32Array | undefined> | undefined): Promise<Float32Array | undefined> {
+    const early = started ? await started : undefined;
+    return early ?? (await this.embedder.embed([query], "query"))[0];
   }
 }
 

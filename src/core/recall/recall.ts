@@ -67,6 +67,8 @@ function byStatus<T extends { status: string }>(hits: Array<Hit<T>>, active: num
 export async function recallMemories(ctx: EngineContext, params: RecallParams, scope: string, access: AccessTracker): Promise<RecallResult> {
   const now = ctx.clock.now();
   const k = params.k ?? ctx.config.recall.defaultK;
+  const asked = ctx.reranker !== null && (ctx.reranker.kind === "cross-encoder" || ctx.config.recall.secondOpinionWeight > 0);
+  if (asked) ctx.reranker?.prepare?.(params.query);
   const q = queryFeatures(params.query, await embedOne(ctx, params.query, "query"), thresholdsOf(ctx));
   const filter: MemoryFilter = { scope, statuses: ["active"], validAt: now };
   if (params.types) filter.types = params.types;
@@ -126,7 +128,6 @@ export async function recallMemories(ctx: EngineContext, params: RecallParams, s
   const boostOf = (m: RecalledMemory): number => fullBoost.get(m) ?? 0;
   countAccess(scored, boostOf, ctx.config);
   scored.sort(byRank);
-  const asked = ctx.reranker !== null && (ctx.reranker.kind === "cross-encoder" || ctx.config.recall.secondOpinionWeight > 0);
   // A successor found through the memory it replaced is read by stage 2 in that memory's words too.
   const readAs = new Map(passing.map(({ c }) => [c.record.id, (c.via ?? c.record).content]));
   if (asked && scored.length > 0) await rerank(ctx, params.query, scored, boostOf, readAs);

@@ -124,6 +124,21 @@ describe("the second opinion reads memories ahead of recall", () => {
     assert.deepEqual(embedder.embedded, []);
   });
 
+  it("a query prepared when recall begins is embedded once, before score() asks for it; an unprepared one is embedded by score()", async () => {
+    const embedder = new CountingEmbedder("Xenova/all-MiniLM-L6-v2");
+    const reranker = new EmbeddingReranker("Xenova/all-MiniLM-L6-v2", embedder);
+    const docs = ["Payroll runs on the 25th.", "Expense reports go through Ramp."];
+    await reranker.readAhead(docs);
+    embedder.embedded.length = 0;
+    reranker.prepare("when does payroll run?");
+    assert.deepEqual(embedder.embedded, [{ text: "when does payroll run?", kind: "query" }], "started at once");
+    const prepared = await reranker.score("when does payroll run?", docs);
+    assert.equal(embedder.embedded.length, 1, "not embedded again");
+    const unprepared = await reranker.score("when does payroll run?", docs);
+    assert.equal(embedder.embedded.length, 2, "a query is used once: the next recall embeds it again");
+    assert.deepEqual(prepared, unprepared);
+  });
+
   it("the engine has it read each write's new memories, and the whole store when an owner asks", async () => {
     const read: string[] = [];
     const reader: Reranker = { id: "reader", kind: "bi-encoder", score: async (_q, docs) => docs.map(() => null), readAhead: async (docs) => void read.push(...docs) };
