@@ -156,9 +156,17 @@ export class LanceStore implements MemoryStore {
     const t = this.table("memories");
     const n = await t.countRows();
     if (n > this.mirrorMax) return;
-    const rows = n === 0 ? [] : await this.reading(() => t.query().select(["id", "doc", "vector"]).limit(n).toArray());
+    // The tokens LanceDB indexed come with the rows: computing them again (entities above all) took seconds per 10,000 memories.
+    const columns = this.noEntityIndex ? ["id", "doc", "vector", "fts"] : ["id", "doc", "vector", "fts", "entities"];
+    const rows = n === 0 ? [] : await this.reading(() => t.query().select(columns).limit(n).toArray());
     const mirror = new MemoryMirror();
-    mirror.put(rows.map((r) => ({ record: docOf(r as Row, "memories", t.name), vector: vectorOf(r as Row, t.name) })));
+    mirror.put(
+      rows.map((r) => {
+        const record = docOf(r as Row, "memories", t.name);
+        const terms = typeof r.fts === "string" && typeof r.entities === "string" ? { fts: r.fts, entities: r.entities } : undefined;
+        return { record, vector: vectorOf(r as Row, t.name), ...(terms ? { terms } : {}) };
+      }),
+    );
     this.mirror = mirror;
   }
 
