@@ -131,6 +131,7 @@ export async function runCompare(options: CompareOptions): Promise<CompareResult
     regression,
     latency,
     duration_s: Math.round((performance.now() - t0) / 1000),
+    embedding_model: (await options.embedder.info()).id,
   };
   return { ...base, targets: checkTargets(base) };
 }

@@ -218,10 +218,11 @@ export function renderMarkdown(r: CompareResult, chartFiles: Chart[] = charts(r)
     "",
     table(
       ["system", "what it is"],
-      r.systems.map((s) => [s.label, s.description]),
+      // Described as the code that renders the run describes them (a saved run may carry older wording).
+      r.systems.map((s) => [s.label, s.id in SYSTEMS ? SYSTEMS[s.id].description : s.description]),
     ),
     "",
-    "Every system gets the same data, the same query text and the same k. The hindsight rows use the same embedding model (int8 all-MiniLM-L6-v2) and LanceDB; the official server is the npm package, unmodified, spawned and driven by the MCP SDK's client over stdio.",
+    `Every system gets the same data, the same query text and the same k. The hindsight rows share one embedding model${r.embedding_model ? ` (\`${r.embedding_model}\`)` : ""} and LanceDB; the official server is the npm package, unmodified, spawned and driven by the MCP SDK's client over stdio.`,
     "",
     "## Targets",
     "",

@@ -30,6 +30,8 @@ export interface CompareResult {
   latency: null | { queries: number; writes: number; k: number; sizes: number[]; hindsight_sizes: number[]; rows: LatencyRow[] };
   targets: TargetCheck[];
   duration_s: number;
+  /** The embedding model of the hindsight rows (absent in runs saved before it was recorded). */
+  embedding_model?: string;
 }
 
 /**

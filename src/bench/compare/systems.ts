@@ -13,11 +13,15 @@ export interface SystemInfo {
 }
 
 export const SYSTEMS: Record<LatencySystemId, SystemInfo> = {
-  hindsight: { label: "hindsight", description: "hindsight, default configuration (rule extraction, hybrid recall, judgement), embedded LanceDB" },
+  hindsight: {
+    label: "hindsight",
+    description:
+      "hindsight in this process, default configuration (rule extraction, four retrievers, judgement), embedded LanceDB, with the one embedding model and without the second-opinion model",
+  },
   cosine: {
     label: "plain cosine top-k",
     description:
-      "hindsight reduced by configuration to the seed's anti-pattern: every turn stored verbatim, recall = cosine top-k over the same MiniLM vectors " +
+      "hindsight reduced by configuration to the seed's anti-pattern: every turn stored verbatim, recall = cosine top-k over the same vectors " +
       "(no full text, no floor, no confidence/decay/access weights, no diversity, no L0 fallback)",
   },
   bm25: {
@@ -38,7 +42,8 @@ export const SYSTEMS: Record<LatencySystemId, SystemInfo> = {
   },
   "hindsight-mcp": {
     label: "hindsight via MCP stdio",
-    description: "the hindsight default behind `hindsight mcp` (its own MCP stdio server), driven with memory_recall / memory_write: latency only",
+    description:
+      "hindsight as it ships, behind `hindsight mcp` (its own MCP stdio server and the owner process it starts, the second opinion included), driven with memory_recall / memory_write: latency only",
   },
 };
 

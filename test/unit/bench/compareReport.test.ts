@@ -139,5 +139,7 @@ describe("bench compare: suites, targets and report", () => {
     assert.ok(md.includes("server-memory cannot express: g1."));
     assert.ok(md.includes("| hindsight | 100,000 | 40.0 ms | 80.0 ms | 45.0 ms | 67.5 ms | 100% |"));
     assert.ok(md.includes("| recall p95 ≤ 60 ms at 100,000 memories (hindsight, in-process) | p95 67.5 ms (p50 45 ms) | **missed** |"));
+    assert.ok(md.includes("The hindsight rows share one embedding model and LanceDB"), "a run that did not record its model names none");
+    assert.ok(renderMarkdown({ ...r, embedding_model: "Xenova/multilingual-e5-small" }).includes("share one embedding model (`Xenova/multilingual-e5-small`) and LanceDB"));
   });
 });
