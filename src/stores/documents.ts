@@ -1,7 +1,6 @@
 import { searchText, type MemoryRecord, type TurnRecord } from "../core/model/memory.js";
 import { memoryEntities } from "../core/text/entities.js";
 import { indexText } from "../core/text/tokens.js";
-import { isGenericSubject } from "../core/write/classify.js";
 
 /**
  * What every store keeps of a memory besides its vector: the filterable fields as columns (or payload
@@ -18,20 +17,11 @@ export function memoryDocument(record: MemoryRecord): Record<string, unknown> {
     session_id: record.sessionId,
     valid_until: record.validUntil,
     created_at: record.createdAt,
-    fts: indexText(`${searchText(record)} ${indexedSubject(record.subject)}`),
+    // Subject words are searchable too: "deploy target" finds memories about it.
+    fts: indexText(`${searchText(record)} ${record.subject.startsWith("third-party:") ? "" : record.subject}`),
     entities: memoryEntities(record).join(" "),
     doc: JSON.stringify(record),
   };
-}
-
-/**
- * Subject words are searchable too ("deploy target" finds memories about it), but only a subject that
- * names a thing: a placeholder ("general", "user", "project") is no word the memory says, and as one
- * more token it only made every memory that has it longer, so weaker by BM25; a third party is found
- * by the entity index (core/text/entities.ts).
- */
-function indexedSubject(subject: string): string {
-  return subject.startsWith("third-party:") || isGenericSubject(subject) ? "" : subject;
 }
 
 /** The same for an L0 turn: the speaker's name is searchable with what was said. */

@@ -32,7 +32,7 @@ describe("engine recall path (fakes)", () => {
   it("a fact about someone the user names by relation ranks below the user's own unless the query names that person", async () => {
     const { engine } = await makeEngine();
     await engine.write({ content: "The user's cousin drives a Tesla Model 3." });
-    await engine.write({ content: "The user drives a grey Skoda Octavia estate with a tow bar." });
+    await engine.write({ content: "The user drives a Skoda Octavia estate with a tow bar." });
     const own = await engine.recall({ query: "What car does the user drive?" });
     assert.match(own.memories[0]!.content, /Skoda/);
     const theirs = await engine.recall({ query: "What car does the user's cousin drive?" });
