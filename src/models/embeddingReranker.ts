@@ -50,8 +50,8 @@ export class EmbeddingReranker implements Reranker {
   /**
    * Passages embedded while no recall runs, a few at a time, so the recall that later reads them
    * embeds only its query: on a store of a few thousand memories, embedding candidates the first
-   * time they were asked about was most of recall's slowest answers. Timers are unref'd: a command
-   * that is done does not stay up to finish reading ahead.
+   * time they were asked about was most of recall's slowest answers. A command that wrote stays up
+   * until its own memories are read (a few, a fraction of a second); only owners read a whole store.
    */
   readAhead(documents: string[]): Promise<void> {
     const profile = profileFor(this.id);
@@ -131,6 +131,7 @@ export class EmbeddingReranker implements Reranker {
   }
 }
 
+/** A timer that keeps the process up: a caller awaiting readAhead() must not see the process end under it. */
 function pause(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
