@@ -65,11 +65,11 @@ export class MemoryMirror {
   }
 
   /** Every record, as held (not copied): for a caller that filters and copies what it keeps. */
-  records(): IterableIterator<MemoryRecord> {
-    return [...this.entries.values()].map((e) => e.record).values();
+  *records(): IterableIterator<MemoryRecord> {
+    for (const e of this.entries.values()) yield e.record;
   }
 
-  /** Entries whose id was held; the others are ignored. */
+  /** Whether a memory of this id is held. */
   has(id: string): boolean {
     return this.entries.has(id);
   }
