@@ -132,8 +132,12 @@ export const EngineConfigSchema = z.object({
       llmNeighbours: z.number().int().min(1).max(50).default(4),
       /** Memories guarded, embedded and stored per step of a bulk import: enough for batched embedding to pay off, few enough that a step's vectors stay small in memory. */
       importBatch: z.number().int().min(1).max(10_000).default(256),
-      /** Task state is working memory: without an explicit valid_until it expires after this many hours. */
-      taskStateTtlHours: z.number().positive().max(24 * 365).default(72),
+      /**
+       * Task state is working memory (DESIGN: L1, short-lived): without an explicit valid_until it expires
+       * after this many hours. A week: the state of a task nobody touched over a long weekend is still the
+       * answer on Tuesday (three days lost it), and a task left for a month is no longer current.
+       */
+      taskStateTtlHours: z.number().positive().max(24 * 365).default(24 * 7),
       /** The rule extractor's thresholds (write/extract.ts). Lengths are weighted: a CJK character counts three. */
       rules: z
         .object({

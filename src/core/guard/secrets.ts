@@ -190,6 +190,8 @@ const HEADS_ZH = "管理|策略|规则|长度|强度|格式|字段|重置|轮换
 const JOINS_EN = /\s+(?:is\s+set\s+to|was\s+set\s+to|is\s+now|changed\s+to|set\s+to|should\s+be|is|was|are|were|equals|reads|becomes|to)\s+|\s*(?:->|=>|[:=：→])\s*/gi;
 const JOINS_ZH = /\s*(?:设置为|改成了|换成了|改为了|改成|改为|换成|设为|设成|是|为)\s*[:：]?\s*|\s*(?:->|=>|[:=：→])\s*/g;
 
+const JOINS_MIXED = new RegExp(`${JOINS_ZH.source}|${JOINS_EN.source}`, "gi");
+
 const CREDENTIAL_EN = new RegExp(String.raw`\b(?:(${PASSWORD_WORDS_EN})|(${KEY_WORDS_EN}))\b(?!\s+(?:${HEADS_EN})\b)`, "gi");
 const CREDENTIAL_ZH = new RegExp(String.raw`(?:(${PASSWORD_WORDS_ZH})|(${KEY_WORDS_ZH}))(?!(?:${HEADS_ZH}))`, "g");
 
@@ -302,7 +304,8 @@ function credentialValues(text: string): SecretSpan[] {
       if (found) out.push({ ...found, kind: cls === "password" ? "password" : "credential value" });
     }
   };
-  take(CREDENTIAL_EN, JOINS_EN, false);
+  // Chinese text names credentials in English as often as not ("AccessKey Secret 是 …", "token 为 …"): an English word takes a Chinese join too.
+  take(CREDENTIAL_EN, /[\u3400-\u9fff]/.test(text) ? JOINS_MIXED : JOINS_EN, false);
   take(CREDENTIAL_ZH, JOINS_ZH, true);
   IDENTIFIER.lastIndex = 0;
   for (let m = IDENTIFIER.exec(text); m !== null; m = IDENTIFIER.exec(text)) {

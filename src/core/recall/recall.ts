@@ -1,4 +1,5 @@
 import type { EngineContext } from "../context.js";
+import { isAdditive } from "../write/slot.js";
 import { embedOne, thresholdsOf } from "../context.js";
 import type { RecallParams } from "../model/inputs.js";
 import { searchText, type MemoryRecord, type TurnRecord } from "../model/memory.js";
@@ -118,7 +119,7 @@ export async function recallMemories(ctx: EngineContext, params: RecallParams, s
   // The symmetric Chinese reading finds a paraphrase when nothing else would; once the usual evidence
   // answers the question, it would only let weaker neighbours through.
   const answered = pooled.some((p) => p.parts.plainEvidence >= floor);
-  const passing = pooled.filter(({ parts }, i) => (answered ? parts.plainEvidence : parts.evidence) >= floor || i === standout);
+  const passing = withCompanions(pooled, pooled.filter(({ parts }, i) => (answered ? parts.plainEvidence : parts.evidence) >= floor || i === standout));
   const kindFavoured = favourAnswerKind(q.text, passing.map(({ c }) => c.record.content), await focusedRelevance(ctx, q, passing), ctx.config.recall.answerKindBonus);
   const relevance = withTimeAndNames(ctx, kindFavoured, passing.map(({ c }) => c.record), askedSpan, named);
   for (const [i, { c, parts }] of passing.entries()) {
@@ -186,6 +187,21 @@ const SECOND_HAND = 0.85;
  * when that is stronger than the successor's own (lineage.ts): the successor joins the candidates
  * or is read by its predecessor's words. The replaced memory itself is never a candidate.
  */
+/**
+ * An addition and the statement it adds to answer the same question ("the shop takes cards" /
+ * "the shop also takes cash" for "how can customers pay?"): when one passes the floor, the other
+ * comes along, on its own relevance. The write path keeps the statement added to as the addition's
+ * context (writer.ts addsTo).
+ */
+function withCompanions(pooled: Candidate[], passing: Candidate[]): Candidate[] {
+  const passed = new Set(passing);
+  const addedTo = (p: Candidate): string | null => (p.c.record.context !== null && isAdditive(p.c.record.content) ? p.c.record.context : null);
+  const contents = new Set(passing.map((p) => p.c.record.content));
+  const contexts = new Set(passing.flatMap((p) => addedTo(p) ?? []));
+  const companions = pooled.filter((p) => !passed.has(p) && (contexts.has(p.c.record.content) || contents.has(addedTo(p) ?? "")));
+  return companions.length > 0 ? [...passing, ...companions] : passing;
+}
+
 function leadToCurrentHolders(pooled: Candidate[], replaced: Candidate[], heads: Map<string, MemoryRecord>): void {
   const at = new Map(pooled.map((p, i) => [p.c.record.id, i]));
   for (const old of replaced) {

@@ -1,11 +1,13 @@
 /**
  * Splits text into sentences: English at . ! ? followed by space and a capital, digit or quote
  * (so "Fly.io", "3.12" and "e.g. this" stay whole), Chinese at 。！？；, and at line breaks.
+ * Chat is often typed in lower case: a period after a whole word that is no abbreviation ends a
+ * sentence too ("the build is red. anyway, the fix is in", "lunch was late. ok so").
  */
 export function splitSentences(text: string): string[] {
   const out: string[] = [];
   for (const line of text.split(/\n+/)) {
-    const parts = line.split(/(?<=[。！？；!?])|(?<=[.!?]["')\]]?)\s+(?=["'([]?[A-Z0-9])/u);
+    const parts = line.split(/(?<=[。！？；!?])|(?<=[.!?]["')\]]?)\s+(?=["'([]?[A-Z0-9])|(?<=(?:^|[\s(])(?!(?:etc|approx|incl|excl|esp|resp|min|max|dept|misc|ca|cf|vs|al|no)\.)[a-z]{3,}\.)\s+(?=[a-z])/u);
     for (const p of parts) {
       const s = p.trim();
       if (s.length > 0) out.push(s);

@@ -13,13 +13,16 @@ const TASK_STATE = [
   /\b(waiting (on|for)|blocked (on|by)|held up by|stuck on|pending|awaiting)\b/i,
   // Not done yet is a state too: "the invites haven't gone out yet", "还没发出去".
   /\b(has|have|is|are)(n't| not)\s+(been\s+)?\w+\s+(out\s+|in\s+|up\s+)?yet\b|\bnot\s+yet\b/i,
-  // A status line labelled as one: "Billing cutover status: …", "前端重构进展：…".
-  /^[^:：\n]{0,40}\b(progress|status|update)\s*[:：]/i,
-  /^[^:：\n]{0,20}(进度|进展|更新|状态)[^:：\n]{0,4}[:：]/,
   // A total and the share done, Chinese order: "8 个接口已经对完 5 个", "12 张表迁了 9 张".
   /\d+\s*[个张条项份台][^，。,]{0,16}?\d+\s*[个张条项份台]/,
   /第\s*\d+\s*步|已完成|进行中|还剩|进度|还没|尚未|\d+\s*[/／]\s*\d+|卡在|等待|待审|在等/,
 ];
+
+/**
+ * A status line labelled as one: "Billing cutover status: …", "前端重构进展：…" — unless what follows the
+ * label is a value that changed ("Search update: Algolia is gone, Meilisearch took over"), which is a fact.
+ */
+const LABELLED_STATUS = [/^[^:：\n]{0,40}\b(progress|status|update)\s*[:：]/i, /^[^:：\n]{0,20}(进度|进展|更新|状态)[^:：\n]{0,4}[:：]/];
 
 const PREFERENCE = [
   /\b(i|we)\s+(really\s+)?(prefer|like|love|enjoy|want|would rather|favou?r)\b/i,
@@ -51,7 +54,8 @@ const FINISHED_STEP = /(?![好就太很真挺])[\u4e00-\u9fff](完|好)了|搞�
 
 /** Best-guess kind of a statement when the caller did not say. */
 export function classifyType(text: string): MemoryType {
-  if (TASK_STATE.some((r) => r.test(text)) || (FINISHED_STEP.test(text) && !announcesChange(text) && oldValues(text).length === 0)) return "task_state";
+  const changesValue = announcesChange(text) || oldValues(text).length > 0;
+  if (TASK_STATE.some((r) => r.test(text)) || ((FINISHED_STEP.test(text) || LABELLED_STATUS.some((r) => r.test(text))) && !changesValue)) return "task_state";
   if (PREFERENCE.some((r) => r.test(text))) return "preference";
   if (CONSTRAINT.some((r) => r.test(text))) return "constraint";
   // A statement naming the value it replaces states what holds now, not something that happened ("moved from A to B").

@@ -39,6 +39,10 @@ export const DROP_RULES: Array<{ name: string; test: (s: string, t: RuleThreshol
       /^(hi|hello|hey|hiya|good (morning|afternoon|evening|night)|morning|thanks|thank you|thx|cheers|bye|goodbye|see you|take care|congrats|congratulations|you'?re (the best|welcome|awesome))\b[^.]{0,30}[.!]*$/i.test(s) ||
       /^(haha+|lol|ok(ay)?|sure|great|nice|cool|awesome|wow|yay|sounds good|no problem|no worries|got it|yeah|yes|yep|right|oh)\b[^.]{0,15}[.!]*$/i.test(s) ||
       /^(早上好|上午好|下午好|晚上好|你好|您好|谢谢|多谢|感谢|哈哈|好的|好吧|嗯|不客气|再见|拜拜|辛苦了)/.test(s) ||
+      // Thanks or praise for the help itself: "thank you so much, that did it", "太感谢了", "你真是帮了大忙".
+      /^(太|非常|真是?|十分|万分)(感谢|谢谢)|^你(真是|真|太)(帮了?[大不少]?忙|厉害|棒)|^(you'?re|you are) (a )?(lifesaver|life saver|legend|star|genius)\b/i.test(s) ||
+      // A short line that ends in thanks closes the exchange: "that's all for now, thanks!", "就这些，多谢".
+      (weightedLength(s) <= t.shortWishChars && (/\b(thanks|thank you|thx|ty|cheers)\b(?!\s+to\b)[^a-z]*$/i.test(s) || /(谢谢|谢啦|多谢|感谢)[了啦呀哈啊～~！!。.\s]*$/.test(s))) ||
       // A short wish is a courtesy, not a fact: "fingers crossed for Friday!", "happy holidays, all", "中秋快乐", "祝一切顺利".
       (weightedLength(s) <= t.shortWishChars &&
         (/\b(wish (me|us|the user) luck|good luck|best of luck|fingers crossed|happy (new year|holidays|birthday|friday|weekend|easter)|merry christmas|have a (good|great|nice) (one|day|weekend))\b/i.test(s) ||
@@ -49,7 +53,7 @@ export const DROP_RULES: Array<{ name: string; test: (s: string, t: RuleThreshol
     name: "momentary remark",
     test: (s) =>
       /\b(right now|at the moment|just now)\b/i.test(s) ||
-      /^(ugh|argh|oops|oh no|damn|hmm+)\b/i.test(s) ||
+      /^(ugh|argh|oops|whoops|oh no|damn|hmm+)\b/i.test(s) ||
       /^(let me|lemme|brb|be right back|i'?ll be right back|gotta go)\b/i.test(s) ||
       /^(我先|等一下|稍等)/.test(s),
   },
@@ -58,12 +62,38 @@ export const DROP_RULES: Array<{ name: string; test: (s: string, t: RuleThreshol
     name: "interruption",
     test: (s) =>
       /^(wait|hang on|hold on|one (sec|second|moment|min|minute)|just a (sec|second|moment|minute)|give me (a|one|two|five|\d+) (sec|second|moment|min|minute)s?|be back|back( now)?|i'?m back|sorry,? (i'?m )?back|gotta (run|go|dash)|afk)\b/i.test(s) ||
-      /\b(back in (a|an|one|two|five|half an|\d+) ?(sec|second|min|minute|hour)s?|be (right )?back|brb|give (me|the user) (a|one|two|five|\d+) (sec|second|min|minute)s?)\b/i.test(s) ||
+      /\b(back in (a|an|one|two|five|half an|\d+) ?(sec|second|min|minute|hour)s?|back in (\d+|five|ten|fifteen|twenty|thirty)\W*$|be (right )?back|brb|give (me|the user) (a|one|two|five|\d+) (sec|second|min|minute)s?)\b/i.test(s) ||
       /^(heading|popping|stepping|running) out\b/i.test(s) ||
       // A bare duration tacked onto a clause asks the listener to wait: "the kettle's boiling, two minutes".
       /(^|[,;:—–-]\s*)(just\s+)?(a|one|two|three|five|ten|\d+)\s+(sec|second|moment|min|minute)s?\s*[.!…]*$/i.test(s) ||
-      /^(等(我)?(一下|一会|会儿|片刻|[一二两三五十\d]+分钟)|稍等|回来了|我回来了|先这样|我(先)?(去|得)(开会|(接|打)个?电话|吃饭|忙))/.test(s) ||
+      /^(等(我)?(一下|下|一会|会儿|片刻|[一二两三五十\d]+分钟)|稍等|回来了|我回来了|先这样|我(先)?(去|得)(开会|(接|打)个?电话|吃饭|忙))/.test(s) ||
       /(等我[一二两三五十\d]*(下|会|分钟)|(马上|一会儿?|待会儿?)(就)?回来|(去|要)(开|接|打)(个|一个)?(会|电话))/.test(s),
+  },
+  {
+    // Coming back to the conversation: an apology for the wait or asking where it stood: "apologies, the call
+    // overran", "sorry, got pulled into a meeting", "so where was I", "刚才去开会了，久等".
+    name: "return",
+    test: (s) =>
+      /^(?:sorry|apologies|my apologies|soz)\b[^.]{0,24}\b(?:took\s+(?:so\s+long|forever|a\s+while|ages)|for\s+the\s+(?:wait|delay)|to\s+keep\s+you\s+waiting|(?:got|was)\s+(?:pulled|dragged|called)\s+(?:into|away)|ran\s+(?:long|over)|overran)\b/i.test(s) ||
+      /^(?:so\s+|ok(?:ay)?\s+|right\s+|anyway\s+)?where\s+(?:were|was)\s+(?:we|i)\b/i.test(s) ||
+      /^(?:不好意思|抱歉|久等了?)[，,]?(?:刚才|刚刚)?[^。]{0,10}(?:久等|回来了|耽误)/.test(s) ||
+      /(?:我们|刚才)?(?:说|聊)到哪(?:儿|里)?了/.test(s),
+  },
+  {
+    // What to do next in this conversation, not something to keep: "let's dig into the flaky test", "let me see the diff first", "咱们先看看日志".
+    name: "next step in the conversation",
+    test: (s) =>
+      /^(?:(?:ok(?:ay)?|so|right|alright|anyway|whatever|fine|now)\b[\s,.!]*)*(?:let'?s|lets|let\s+us)\s+(?:(?:just|first|quickly|now)\s+)?(?:look|have\s+a\s+look|take\s+a\s+look|check|see|try|dig|debug|figure|go\s+(?:over|through|back)|get\s+back|focus|start|continue|move\s+on|pick\s+up|circle\s+back|switch\s+to|jump\s+to|talk\s+about)\b/i.test(s) ||
+      /^(?:好|那|行)?(?:咱们|我们)(?:先|再|接着|继续)(?:看看|看一下|查一下|聊聊|说说|来看)/.test(s),
+  },
+  {
+    // Something going on around the speaker as they type: a pet, a child, a noise, a visitor: "the neighbour's
+    // drill has started again", "my kid keeps grabbing the mouse", "楼上又在装修".
+    name: "around the speaker",
+    test: (s) =>
+      /\b(?:my|the|our)\s+(?:dog|cat|puppy|kitten|kid|kids|baby|toddler|son|daughter|neighbou?r'?s?\s+\w+|neighbou?rs?)\s+(?:(?:won'?t|wont|will\s+not|can'?t|cannot)\s+stop|keeps?|is\s+(?:on|sitting\s+on|walking\s+on|chewing|crying|barking|screaming|yelling)|just\s+(?:jumped|knocked|walked))\b/i.test(s) ||
+      /^(?:ok(?:ay)?\s+|right\s+|phew\s+)?(?:she'?s|he'?s|it'?s|they'?re)\s+(?:off|gone|asleep|down|quiet)(?:\s+now)?\W*$/i.test(s) ||
+      /(?:狗|猫|孩子|宝宝|小孩|邻居|楼上)[^。，,]{0,6}(?:一直|又|在)(?:叫|哭|闹|吵|装修|捣乱)/.test(s),
   },
   {
     // A remark wrapped in an interjection of feeling is about the moment: "meh, the projector died again", "the demo froze, lol", "哎，又停电了".
@@ -102,7 +132,7 @@ export const DROP_RULES: Array<{ name: string; test: (s: string, t: RuleThreshol
   { name: "too short", test: (s, t) => s.replace(/[\s\p{P}]/gu, "").length < t.minStatementChars },
 ];
 
-const LEADING_FILLER = /^(reminder|note|fyi|btw|by the way|also|oh,? and|and|again|just to confirm|quick note|ps)\s*[:,\-–—]?\s+/i;
+const LEADING_FILLER = /^(reminder|note|fyi|btw|by the way|also|oh,? and|and|again|just to confirm|quick note|ps|anyway|anyhow)\s*[:,\-–—]?\s+/i;
 const LEADING_FILLER_ZH = /^((再|顺便)?(说|讲|提醒|强调|补充)(一下|一遍)|另外|还有)[，,：:]?\s*/;
 /**
  * Words that frame the telling rather than say anything: a greeting or heads-up in front, a
@@ -120,7 +150,7 @@ function standalone(unit: string, speaker: string | null, t: RuleThresholds): st
 }
 
 /** Gate rules that say a sentence carries nothing to look up later (a question or a request may still hold a detail). */
-const NOISE_RULES = new Set(["greeting or thanks", "small talk", "momentary remark", "interruption", "interjection", "sign-off", "passing state", "too short"]);
+const NOISE_RULES = new Set(["greeting or thanks", "small talk", "momentary remark", "interruption", "return", "next step in the conversation", "around the speaker", "interjection", "sign-off", "passing state", "too short"]);
 
 /**
  * A turn that is only noise — chit-chat, interruptions, passing states, or retracted — is not
@@ -139,7 +169,7 @@ export function turnIsNoise(text: string, t: RuleThresholds): boolean {
 const DISCOURSE_MARKER = /^(?:(?:sorry|ok(?:ay)?|oh|um+|uh+|well|so|alright|right|anyway)\b[\s,.!…-]*)+|^(?:好了|好吧|嗯+|那个|哦|那)[，,\s]*/iu;
 
 /** A word that asks the listener to pause: "wait", "hold on", "等等". */
-const PAUSE_OPENER = /^(?:wait|hang on|hold on|hmm+)\b[\s,.!…:;—–-]*|^(?:等等|等一下|慢着)[，,。！!：:\s]*/iu;
+const PAUSE_OPENER = /^(?:wait|hang on|hold on|hmm+|oops|whoops|my bad|oh no)\b[\s,.!…:;—–-]*|^(?:等等|等一下|慢着)[，,。！!：:\s]*/iu;
 
 /**
  * A pause word that opens a correction or an update is not an interruption: the speaker stops to
@@ -199,10 +229,16 @@ const CONTINUATION = /^(it|this|that|they|these|those|he|she|which|so|and|but|be
  * only when what follows the retraction is a new decision ("forget it, we'll keep the monthly
  * billing"), not the problem going away ("it's fine now", "好了").
  */
-const RETRACTION = /\b(never ?mind|nevermind|forget (it|that|about it)|forget (what|everything) (i|we) (just )?(said|asked|wrote|mentioned)|scratch that|ignore (that|me|what i (just )?(said|asked))|disregard (that|my last)|nvm|false alarm)\b|算了|没事了|当我没说|别管了|不用了|(先)?不(用|必)?(查|看|弄|管|找)了/giu;
+const RETRACTION = /\b(never ?mind|nevermind|forget (it|that|about it)|forget (what|everything) (i|we) (just )?(said|asked|wrote|mentioned|typed|sent|pasted)|scratch that|ignore (that|me|what i (just )?(said|asked))|disregard (that|my last)|nvm|false alarm)\b|算了|没事了|当我没说|别管了|不用了|(先)?不(用|必)?(查|看|弄|管|找)了/giu;
 // The problem went away or was put off: "it's fine now", "I figured it out", "got it going", "回头再说", "不用查快递了".
 const RESOLVED =
   /^\W*(oh,?\s*)?(it|that|this|everything|all)?\s*('?s|is|was)?\s*(works?|working|fine|ok|okay|good|sorted|fixed|resolved|back)\b|\b(works|working|fixed|sorted|resolved) (now|itself|again)\b|\b(sorted|figured|worked|straightened)\s+(it|that|this|things)\s+out\b|\b(fixed|solved|sorted)\s+(it|that|this)\b|\bgot (it|that) (working|going|sorted)\b|好了|没事|没问题|能用了|可以了|正常了|搞定了|解决了|不(用|必|需要)?(查|找|看|弄|管)[\u4e00-\u9fff]{0,4}了|再说/iu;
+
+/** What a retraction takes back, pointed at rather than said: "…the bit about the logs", "…my previous reply", "…上面那段". */
+const POINTS_BACK = /^\W*(?:what|everything|all|anything)\s+(?:i|we|the user)\s+(?:just\s+)?(?:typed|said|wrote|asked|sent|mentioned|pasted)\b|^\W*(?:(?:ignore|disregard|forget|skip|drop)\s+)?(?:(?:the|my|that|this|your)\s+)?(?:last|previous|earlier|above|prior|first|second)\s+(?:\w+\s+)?(?:message|msg|one|question|bit|part|comment|point|thing|line|reply|answer|request|paragraph)s?\b|^\W*(?:the\s+)?(?:bit|part)\s+about\b|^\W*(?:上|前|刚才|刚刚|之前)(?:一|两|面|那)?(?:条|句|段|个)/iu;
+
+/** Why the speaker takes it back, not a new decision: "I was just testing", "wrong window", "我就是随口一说". */
+const EXCUSE = /^\W*(?:i\s+was\s+(?:just\s+)?(?:thinking|testing|typing|rambling|talking\s+to\s+myself|joking|kidding|venting)|(?:that\s+was\s+(?:meant\s+for\s+|for\s+)?|)wrong\s+(?:chat|window|tab|thread|person)|my\s+(?:bad|mistake))\b|^\W*(?:我)?(?:就是|只是)?(?:随口|随便)(?:一说|说说)|^\W*(?:发错了|打错了)/iu;
 
 /** The same kinds without the global flag, so a test keeps no lastIndex between sentences. */
 const HAS_RETRACTION = new RegExp(RETRACTION.source, "iu");
@@ -217,12 +253,13 @@ function afterRetraction(sentences: string[], t: RuleThresholds): string[] {
   const marks = [...sentence.matchAll(RETRACTION)];
   const end = marks.length > 0 ? (marks[marks.length - 1]!.index ?? 0) + marks[marks.length - 1]![0].length : 0;
   const rest = sentence.slice(end).replace(/^[\s,，、.。:：;；!！…-]+/u, "");
-  const decision = rest.replace(/[\s\p{P}]/gu, "").length >= t.minStatementChars && !RESOLVED.test(rest);
+  const decision = rest.replace(/[\s\p{P}]/gu, "").length >= t.minStatementChars && !RESOLVED.test(rest) && !POINTS_BACK.test(rest) && !EXCUSE.test(rest);
   return [...(decision ? [sentence] : []), ...sentences.slice(last + 1)];
 }
 
 /** An interjection of feeling said as a sentence of its own ("Meh.", "Oof!", "哎。"). */
 const BARE_INTERJECTION = /^\W*(ugh+|argh+|phew|sigh|meh|welp|yikes|oof|omg|oh no|damn|haha+|hehe+|lol|唉|哎|哎呀|嗐|天哪|呃)\W*$/iu;
+const INTERJECTION_LED = /^\W*(ugh+|argh+|phew|sigh|meh|welp|yikes|oof|omg|oh no|damn|唉|哎|哎呀|嗐|天哪|呃)(?:\b|(?=[\s,，]))/iu;
 /**
  * A bare interjection colours the short remark right after it as it would inside one sentence:
  * "Meh. Rain again." is "meh, rain again" (a mood), "哎。又堵车了。" is "哎，又堵车了". A longer sentence
@@ -235,7 +272,9 @@ function withInterjections(sentences: string[], t: RuleThresholds): string[] {
     const next = sentences[i + 1];
     // Few words (Latin) and few characters (a CJK run is one "word"): the interjection's object rather than a statement of its own.
     const short = next !== undefined && (next.match(/[\p{L}\p{N}]+/gu)?.length ?? 0) <= t.shortRemarkWords && weightedLength(next) <= t.shortRemarkChars;
-    if (BARE_INTERJECTION.test(s) && short) {
+    // A short cry with its object ("ugh, mondays.", "唉，周一。") colours the short remark after it the same way.
+    const cry = BARE_INTERJECTION.test(s) || (INTERJECTION_LED.test(s) && (s.match(/[\p{L}\p{N}]+/gu)?.length ?? 0) <= 3);
+    if (cry && short) {
       out.push(`${s.replace(/[\s\p{P}]+$/u, "")}, ${next}`);
       i++;
     } else out.push(s);

@@ -1,11 +1,11 @@
 import type { EngineConfig } from "../config.js";
 import type { MemoryRecord, MemorySource, MemoryType } from "../model/memory.js";
 import { unreadable, type Thresholds } from "../model/profiles.js";
-import { isMostlyCjk } from "../text/cjk.js";
+import { CJK_RUN, isMostlyCjk } from "../text/cjk.js";
 import { contentTokenSet, diceOf, lexicalSimilarity, tokenDifference } from "../text/tokens.js";
 import { cosine } from "../text/vector.js";
 import { isGenericSubject } from "./classify.js";
-import { announcesChange, correctsEarlier, holdsValue, subjectNamesSlot, isAdditive, oldValues, progressFrame, sameSlot, taskLabel, valueReplacedByPhrase, valueTokens } from "./slot.js";
+import { announcesChange, correctsEarlier, holdsValue, keysDiffer, subjectNamesSlot, isAdditive, oldValues, progressFrame, sameLeadingThing, sameSlot, taskLabel, valueReplacedByPhrase, valueTokens } from "./slot.js";
 
 export interface Candidate {
   content: string;
@@ -64,7 +64,22 @@ function sameSubject(a: string, b: string): boolean {
 export function valueChanged(a: string, b: string): boolean {
   const { onlyA, onlyB } = tokenDifference(a, b);
   if (onlyA.length > 0 && onlyB.length > 0) return true;
-  return NEGATION.test(a) !== NEGATION.test(b) || numbersMoved(a, b);
+  return NEGATION.test(a) !== NEGATION.test(b) || numbersMoved(a, b) || identifiersDiffer(a, b);
+}
+
+/**
+ * Code-like values compared whole: one character is a different host, branch or version, though
+ * the word pieces match ("cache-east-1.lan" / "cache-east-2.lan", "release/v3.a" / "release/v3.b").
+ */
+function identifiersDiffer(a: string, b: string): boolean {
+  const ia = identifiersIn(a);
+  const ib = identifiersIn(b);
+  return [...ia].some((w) => !ib.has(w)) && [...ib].some((w) => !ia.has(w));
+}
+
+function identifiersIn(text: string): Set<string> {
+  const words = text.toLowerCase().match(/[\p{L}\p{N}]+(?:[-_.:/@#][\p{L}\p{N}]+)+/gu) ?? [];
+  return new Set(words);
 }
 
 /**
@@ -96,9 +111,22 @@ export function replacesNamedValue(candidate: string, existing: string, olds: st
   if (olds.length === 0) return false;
   const held = contentTokenSet(existing);
   // Across languages only numbers are spelled the same: "不再是10分钟" names the "10 minutes" of an English memory.
-  const across = isMostlyCjk(candidate) !== isMostlyCjk(existing);
-  const named = across ? olds.map((v) => v.filter((t) => /\d/.test(t))) : olds;
+  // Across languages only what is spelled the same in both can be named: numbers and Latin names ("不再是10分钟"
+  // names the "10 minutes" of an English memory, "从 Frankfurt 迁到了新加坡" its Frankfurt). Mixed text
+  // ("从 MySQL 迁到了 Redis") is still Chinese: only a side without any Chinese is the other language.
+  const across = hasCjk(candidate) !== hasCjk(existing);
+  const named = across ? olds.map(spelledAlike) : olds;
   return named.some((v) => holdsValue(held, v)) && !holdsValue(held, newValueTokens(candidate, olds));
+}
+
+/** The part of a value phrase another language spells the same: its numbers ("5 min" → 5), else its Latin words. */
+function spelledAlike(value: string[]): string[] {
+  const numbers = value.filter((t) => /\d/.test(t));
+  return numbers.length > 0 ? numbers : value.filter((t) => !hasCjk(t));
+}
+
+function hasCjk(text: string): boolean {
+  return new RegExp(CJK_RUN.source, "u").test(text);
 }
 
 /** What is new in a statement that names its old value: its value tokens minus the old ones. */
@@ -109,7 +137,8 @@ function newValueTokens(candidate: string, olds: string[][]): string[] {
 
 /**
  * Task state of one task is one slot: a status line's label ("Data import: …") named by the other
- * line too, or a count against the same total with a shared frame ("4 of 9 services" / "7 of 9 services").
+ * line too, the same thing named first (slot.ts sameLeadingThing), or a count against the same total
+ * with a shared frame ("4 of 9 services" / "7 of 9 services").
  */
 export function sameTask(a: string, b: string, frameSimilarity: number): boolean {
   const ta = contentTokenSet(a);
@@ -117,6 +146,7 @@ export function sameTask(a: string, b: string, frameSimilarity: number): boolean
   const la = taskLabel(a);
   const lb = taskLabel(b);
   if ((la && la.every((t) => tb.has(t))) || (lb && lb.every((t) => ta.has(t)))) return true;
+  if (sameLeadingThing(a, b)) return true;
   const pa = progressFrame(a);
   const pb = progressFrame(b);
   return pa !== null && pb !== null && pa.total === pb.total && diceOf(pa.frame, pb.frame) >= frameSimilarity;
@@ -151,10 +181,19 @@ export function relate(candidate: Candidate, existing: MemoryRecord, existingVec
   if (sameType && !changed && !namesOld && !addsNumber(candidate.content, existing.content) && sim >= dedupAt) return { kind: "duplicate", existing };
 
   // A task's last status ("Label: shipped", "Label: all done") is often read as a fact or an event; it is still that task's next state.
-  if (existing.type === "task_state" && changed && taskLabel(candidate.content) !== null && sameTask(candidate.content, existing.content, w.taskFrameSimilarity)) {
+  // A status line that only says more ("Q1 done" → "Q1 and Q2 done") is still the next state of its task.
+  const saysMore = changed || tokenDifference(candidate.content, existing.content).onlyA.length > 0 || addsNumber(candidate.content, existing.content);
+  if (existing.type === "task_state" && saysMore && taskLabel(candidate.content) !== null && sameTask(candidate.content, existing.content, w.taskFrameSimilarity)) {
     return { kind: "supersedes", existing, reason: "a newer status of that task", continuesTask: candidate.type !== "task_state" };
   }
+  // The other way round: the existing status line ("Archive scan: 3,100 files done") was read as a fact.
+  if (candidate.type === "task_state" && existing.type !== "task_state" && saysMore && taskLabel(existing.content) !== null && sameTask(candidate.content, existing.content, w.taskFrameSimilarity)) {
+    return { kind: "supersedes", existing, reason: "a newer status of that task" };
+  }
   if (candidate.type === "event" || existing.type === "event") return null;
+  if (candidate.type === "task_state" && existing.type === "task_state" && !changed && saysMore && sameTask(candidate.content, existing.content, w.taskFrameSimilarity)) {
+    return { kind: "supersedes", existing, reason: "a newer status of that task" };
+  }
   if (correctsEarlier(candidate.content) && candidate.now - existing.confirmedAt <= w.correctionWindowMs && sim >= (lexical ? w.correctionSimilarityLexical : t.namedValueTopic)) {
     return { kind: "supersedes", existing, reason: "corrects what was just said", namedValue: true, elliptical: true };
   }
@@ -174,6 +213,7 @@ export function relate(candidate: Candidate, existing: MemoryRecord, existingVec
   }
   if (isAdditive(candidate.content)) return null;
   if ((candidate.validUntil === null) !== (existing.validUntil === null)) return null;
+  if (keysDiffer(candidate.content, existing.content)) return null;
 
   const slot = sameSlot(candidate.content, existing.content) ?? (subjectsSpecific && subjectNamesSlot(existing.subject) ? { common: [existing.subject] } : null);
   const restatement = sim >= (lexical ? w.restatementSimilarityLexical : t.restatementSimilarity);

@@ -8,12 +8,18 @@ import { contentTokens } from "../text/tokens.js";
  * queue retries three times" / "the queue keeps messages for a week").
  */
 
-/** Words that announce a change without naming what it replaces. */
+/**
+ * Words that announce a change without naming what it replaces; in Chinese also a verb with a
+ * resultative 到/成 right before a number ("票价涨到 12 元", "小组缩成 3 人").
+ */
 const CHANGE_VERB =
-  /\b(switch(ed|ing)?|mov(ed|ing)|migrat(ed|ing)|chang(ed|ing)|replac(ed|ing)|swapp?(ed|ing)?|upgrad(ed|ing)|downgrad(ed|ing)|convert(ed|ing)|renam(ed|ing)|port(ed|ing)|transition(ed|ing)|went)\b|换成|改成|改为|改用|换了|换到|切换|迁移|升级|降级|替换|取代|替代|改到|转到|挪到/i;
+  /[\u4e00-\u9fff](?:到|成)了?\s*(?=\d|(?:早上|上午|中午|下午|晚上|凌晨)?[一二两三四五六七八九十百千万]+(?:点|个|天|分钟|小时|元|块|人|%))|\b(switch(ed|ing)?|mov(ed|ing)|migrat(ed|ing)|chang(ed|ing)|replac(ed|ing)|swapp?(ed|ing)?|upgrad(ed|ing)|downgrad(ed|ing)|convert(ed|ing)|renam(ed|ing)|port(ed|ing)|transition(ed|ing)|went)\b|换成|改成|改为|改用|换了|换到|切换|迁移|升级|降级|替换|取代|替代|改到|转到|挪到/i;
 
 /** Words that put a statement next to earlier ones rather than in their place. */
-const ADDITIVE = /\b(also|too|as well|another|additionally|in addition|besides|alongside|on top of|plus|second|extra)\b|另外|也|还(?!没|是|不|有点|挺|好|行|可以)[\u4e00-\u9fff]|额外|同时|此外|又/i;
+// "second" as an ordinal, not the unit ("a second region", not "100 requests per second"); "同时" opening a clause
+// ("同时，…"), not inside a word ("同时在线" is "concurrently online"); "又" adding, not "again" before a change ("又涨到 9 元").
+const ADDITIVE =
+  /\b(also|too|as well|another|additionally|in addition|besides|alongside|on top of|plus|extra)\b|(?<!\bper\s|\bevery\s|\d\s?|\d-)\bsecond\b(?!s)|另外|也|还(?!没|是|不|有点|挺|好|行|可以)[\u4e00-\u9fff]|额外|(?:^|[，,。；;：:]\s*)同时|此外|又(?!涨|跌|降|升|改|换|变|调|回|提|延|缩|迁|搬|坏|挂|崩)/i;
 
 /**
  * A correction of what the speaker just said opens with a retraction and gives the right value:
@@ -26,8 +32,18 @@ export function correctsEarlier(text: string): boolean {
   return CORRECTION.test(text);
 }
 
+/**
+ * A change verb written with a capital inside a sentence is a name, not a verb: "the Port Louis
+ * office", "builds for the Switch" announce nothing.
+ */
 export function announcesChange(text: string): boolean {
-  return CHANGE_VERB.test(text);
+  for (const m of text.matchAll(CHANGE_WORDS)) {
+    const at = m.index ?? 0;
+    const sentenceStart = /(^\s*|[.!?:;]\s*|["'“(]\s*)$/u.test(text.slice(0, at));
+    const named = /^\p{Lu}/u.test(m[0]) && !sentenceStart;
+    if (!named) return true;
+  }
+  return false;
 }
 
 /** "also / as well / 另外 / 也": an addition, unless it also names what it replaces. */
@@ -53,11 +69,18 @@ const NAMES_OLD_VALUE: RegExp[] = [
   new RegExp(String.raw`\b(?:not|n't)\s+(?:(?:use|using|on|in)\s+)?(?:the\s+)?${PHRASE}\s+any\s?more\b`, "iu"),
   new RegExp(String.raw`\binstead of\s+(?:the\s+|a\s+|an\s+)?${PHRASE}`, "iu"),
   new RegExp(String.raw`\b(?:replaced|swapped|traded|ditched|dropped)\s+(?:the\s+|our\s+)?${PHRASE_UNTIL}\s+(?:with|for|in favou?r of)\b`, "iu"),
-  new RegExp(String.raw`${PHRASE}\s+(?:(?:has|have|was|were|got|is|are)\s+(?:been\s+)?)(?:replaced|superseded|retired|dropped)\b`, "iu"),
+  new RegExp(String.raw`${PHRASE}\s+(?:(?:has|have|was|were|got|is|are)\s+(?:been\s+)?)(?:replaced|superseded|retired|dropped|gone|history|deprecated|decommissioned|phased out|sunset(?:ted)?)\b`, "iu"),
   new RegExp(String.raw`${PHRASE}\s+(?:is|are|was|were)\s+no longer\s+(?:needed|supported|maintained|running|the default|in use|used)\b`, "iu"),
-  new RegExp(String.raw`\bmoved\s+(?:away\s+)?off\s+(?:of\s+)?(?:the\s+)?${PHRASE}`, "iu"),
+  new RegExp(String.raw`\b(?:moved|migrated|switched|took|got|brought)\s+(?:[\w'’-]+\s+){0,3}?(?:away\s+)?off\s+(?:of\s+)?(?:the\s+)?${PHRASE}`, "iu"),
+  // A correction that opens by rejecting the old value: "nope, not Tuesday — the demo is Wednesday", "sorry, not 4G: the plan has 5G".
+  new RegExp(String.raw`^\W*(?:(?:[Oo]ops|[Ss]orry|[Nn]o|[Nn]ope|[Ww]ait|[Aa]ctually|[Cc]orrection)[,!:]?\s+)*[Nn]ot\s+(?:the\s+|a\s+|an\s+|on\s+|at\s+|in\s+)?(?=[\p{Lu}\d"'\x60])${PHRASE_UNTIL}\s*[,;:—–-]`, "u"),
   new RegExp(String.raw`(?:从|由)${CJK_PHRASE}(?:换成|改成|改为|改用|换到|切换到|切到|迁移到|迁到|升级到|降级到|转到|挪到|变成|调整为|调整到|改到)`, "u"),
-  new RegExp(String.raw`不再(?:用|使用|采用|走|跑在|部署在|放在|是)${CJK_PHRASE}`, "u"),
+  // "不再" + a verb, with the preposition it takes: "不再交给外包", "不再由运维审批", "不再走海运".
+  new RegExp(String.raw`不再(?:使用|采用|[\u4e00-\u9fff](?:在|到|于|给|由)?)${CJK_PHRASE}`, "u"),
+  // A contrast that rejects a value: "the sync runs hourly, not daily", "用 UTC 而不是北京时间", "是周三不是周二".
+  new RegExp(String.raw`[,;，；]\s*(?:and\s+|but\s+)?not\s+(?:the\s+|a\s+|an\s+|on\s+|in\s+|at\s+)?(?=[\p{Lu}\d"'\x60]|[\p{Ll}\d]+[-_.][\p{L}\d])${PHRASE}\s*[.!。]?\s*$`, "u"),
+  new RegExp(String.raw`(?:而不是|而非)${CJK_PHRASE}`, "u"),
+  new RegExp(String.raw`不是${CJK_PHRASE}[。.！!]?\s*$`, "u"),
   new RegExp(String.raw`把${CJK_PHRASE}(?:换成|改成|改为|替换成|替换为|换掉|迁移到)`, "u"),
   new RegExp(String.raw`(?:替换|取代|替代)(?:了)?(?:原来的|之前的|以前的)?${CJK_PHRASE}`, "u"),
   new RegExp(String.raw`(?:弃用|放弃|停用|废弃)(?:了)?${CJK_PHRASE}`, "u"),
@@ -103,6 +126,10 @@ export function valueTokens(text: string): Set<string> {
   const words = latin.match(/[\p{L}\p{N}][\p{L}\p{N}_.+#/-]*/gu) ?? [];
   words.forEach((w, i) => {
     const sentenceStart = i === 0 || /[.!?。！？:：]\s*$/.test(text.slice(0, latin.indexOf(w)));
+    // In Chinese text a Latin word that a number follows closely is what the number is for ("minSdk 是 24",
+    // "Redis 内存上限调到 8GB"), not a value of its own.
+    const keyOfNumber = cjk && !/\d/.test(w) && /^\s*[\u4e00-\u9fff]{1,6}\s*\d/u.test(text.slice(text.indexOf(w) + w.length));
+    if (keyOfNumber) return;
     const isValue =
       /\d/.test(w) ||
       /[_.#+/]/.test(w.replace(/[.]$/, "")) ||
@@ -221,6 +248,38 @@ export function progressFrame(text: string): { total: string; frame: Set<string>
   const total = m ? (m[2] ?? "") : (zh?.[1] ?? "");
   const frame = new Set([...slotTokens(text)].filter((t) => !/\d/.test(t)));
   return { total, frame };
+}
+
+/**
+ * Each statement names a config key or field the other does not (camelCase or snake_case words:
+ * "maxPoolSize" / "minPoolSize", "RETRY_LIMIT" / "RETRY_DELAY"): two attributes, whatever else they share.
+ */
+export function keysDiffer(a: string, b: string): boolean {
+  const ka = keysIn(a);
+  const kb = keysIn(b);
+  return [...ka].some((k) => !kb.has(k)) && [...kb].some((k) => !ka.has(k));
+}
+
+/** A code-like word given a number by a copula, an assignment or a verb of change; "PostgreSQL 15" is a name and its version. */
+const KEY = /\b([A-Za-z]+(?:[a-z][A-Z]|_[A-Za-z])[A-Za-z0-9_]*)\s*(?:is|was|are|=|:|：|->|→|是|为|[\u4e00-\u9fff]{1,2}(?:到|成)了?|(?:is\s+)?(?:set|raised|lowered|bumped|changed)\s+to)\s*\d/g;
+
+function keysIn(text: string): Set<string> {
+  return new Set([...text.matchAll(KEY)].map((m) => (m[1] as string).toLowerCase()));
+}
+
+/**
+ * Two status lines that open with the same thing, said in two words or more, are about one task:
+ * a status line names its task first ("the warehouse move is half done" / "the warehouse move
+ * finished on Monday", "发票系统对接完成一半" / "发票系统对接已上线"). A number right after the shared
+ * opening names another task of a series ("phase 1 …" / "phase 2 …"), so those stay apart.
+ */
+export function sameLeadingThing(a: string, b: string): boolean {
+  const ta = contentTokens(withoutSpeaker(a)).filter((t) => !OWNER_WORDS.has(t));
+  const tb = contentTokens(withoutSpeaker(b)).filter((t) => !OWNER_WORDS.has(t));
+  let n = 0;
+  while (n < ta.length && n < tb.length && ta[n] === tb[n]) n++;
+  if (n < 2) return false;
+  return !/\d/.test(ta[n] ?? "") && !/\d/.test(tb[n] ?? "");
 }
 
 /**

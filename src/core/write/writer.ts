@@ -8,7 +8,8 @@ import type { FieldsVerdict } from "../guard/index.js";
 import { guardWrite } from "./guardWrite.js";
 import { llmDecide, type LlmJudgement, type LlmVerdict } from "./llmDecide.js";
 import { pairSimilarity, relate, type Candidate, type Relation } from "./reconcile.js";
-import { oldValues } from "./slot.js";
+import { isAdditive, oldValues } from "./slot.js";
+import { lexicalSimilarity } from "../text/tokens.js";
 import { parseValidUntil } from "./validity.js";
 import type { WriteAction } from "../model/writeActions.js";
 import { replaceTargets, supersededByCaller } from "./replaces.js";
@@ -161,6 +162,7 @@ async function decideWrite(ctx: WriteContext, prepared: PreparedWrite, replaced:
   const decidedBy: WriteDecider = judged?.ok ? "llm" : "rules";
   const llmFallback = judged && !judged.ok ? { llmFallback: judged.reason } : {};
 
+  if (relations.length === 0) addsTo(ctx, record, vector, nearby, t);
   const duplicate = relations.find((r) => r.kind === "duplicate");
   if (duplicate) {
     const existing = duplicate.existing;
@@ -221,6 +223,26 @@ async function decideWrite(ctx: WriteContext, prepared: PreparedWrite, replaced:
     decidedBy,
     ...llmFallback,
   };
+}
+
+/**
+ * An addition ("we also run Sentry", "店里也收现金") answers the question the statement it adds to
+ * answers: it keeps that statement as its context, so full text finds both by the same words and
+ * recall lets each bring the other along (recall.ts companions). The closest memory on the same
+ * topic is the one added to; without one, the statement stands alone.
+ */
+function addsTo(ctx: WriteContext, record: MemoryRecord, vector: Float32Array, nearby: Array<Hit<MemoryRecord>>, t: Thresholds): void {
+  if (!isAdditive(record.content) || record.type === "event" || record.context !== null) return;
+  let best: { content: string; similarity: number } | null = null;
+  for (const hit of nearby) {
+    if (hit.record.type === "event" || hit.record.status !== "active") continue;
+    const lexical = unreadable(record.content, t) || unreadable(hit.record.content, t);
+    const similarity = lexical ? lexicalSimilarity(record.content, hit.record.content) : pairSimilarity({ content: record.content, vector }, { content: hit.record.content, vector: hit.vector }, t);
+    // "Also" says there is a first one: the closest memory on the topic is it, at the looser bar a named old value uses.
+    const topic = lexical ? ctx.config.write.topicSimilarityCjk : t.namedValueTopic;
+    if (similarity >= topic && (!best || similarity > best.similarity)) best = { content: hit.record.content, similarity };
+  }
+  if (best) record.context = best.content;
 }
 
 /** The record becomes the task state it continues: working memory, with the task's validity unless the statement or the caller gave one (newRecord already read the statement's). */
