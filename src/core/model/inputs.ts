@@ -110,7 +110,7 @@ export const ListInputSchema = z.object({
   text: z.string().max(LIMITS.queryChars).optional(),
   limit: z.number().int().min(1).max(10000).optional(),
   offset: z.number().int().min(0).optional(),
-  /** Include memories whose valid_until has passed (kept, not recalled). */
+  /** Include memories whose valid_until has passed (kept; recalled only as a task's last known state, model/lastKnown.ts). */
   includeExpired: z.boolean().optional(),
 }).strict();
 export type ListInput = z.input<typeof ListInputSchema>;

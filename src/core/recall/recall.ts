@@ -1,4 +1,5 @@
 import type { EngineContext } from "../context.js";
+import { stillHeld } from "../model/lastKnown.js";
 import { isAdditive } from "../write/slot.js";
 import { embedOne, thresholdsOf } from "../context.js";
 import type { RecallParams } from "../model/inputs.js";
@@ -71,7 +72,10 @@ export async function recallMemories(ctx: EngineContext, params: RecallParams, s
   const asked = ctx.reranker !== null && (ctx.reranker.kind === "cross-encoder" || ctx.config.recall.secondOpinionWeight > 0);
   if (asked) ctx.reranker?.prepare?.(params.query);
   const q = queryFeatures(params.query, await embedOne(ctx, params.query, "query"), thresholdsOf(ctx));
-  const filter: MemoryFilter = { scope, statuses: ["active"], validAt: now };
+  // Validity is read on the hits (model/lastKnown.ts): a task's last known state answers after its working lifetime.
+  const filter: MemoryFilter = { scope, statuses: ["active"] };
+  const taskTtlMs = ctx.config.write.taskStateTtlHours * 3_600_000;
+  const held = (hits: Array<Hit<MemoryRecord>>): Array<Hit<MemoryRecord>> => hits.filter((h) => stillHeld(h.record, now, taskTtlMs));
   if (params.types) filter.types = params.types;
   if (params.layers) filter.layers = params.layers;
 
@@ -91,11 +95,11 @@ export async function recallMemories(ctx: EngineContext, params: RecallParams, s
   const around = askedSpan ? saidAround(filter, askedSpan) : null;
   const none = Promise.resolve([] as Array<Hit<MemoryRecord>>);
   const [vectorHits, textHits, byTimeVector, byTimeText, byEntity] = await Promise.all([
-    byVectorIn(searched, ctx.config.recall.vectorCandidates + widen),
-    byTextIn(searched, ctx.config.recall.textCandidates + widen),
-    around ? byVectorIn(around, ctx.config.recall.temporalCandidates) : none,
-    around ? byTextIn(around, ctx.config.recall.temporalCandidates) : none,
-    named.length > 0 ? ctx.store.searchMemoriesByEntities(named, filter, ctx.config.recall.entityCandidates) : none,
+    byVectorIn(searched, ctx.config.recall.vectorCandidates + widen).then(held),
+    byTextIn(searched, ctx.config.recall.textCandidates + widen).then(held),
+    around ? byVectorIn(around, ctx.config.recall.temporalCandidates).then(held) : none,
+    around ? byTextIn(around, ctx.config.recall.temporalCandidates).then(held) : none,
+    named.length > 0 ? ctx.store.searchMemoriesByEntities(named, filter, ctx.config.recall.entityCandidates).then(held) : none,
   ]);
   const [byVector, oldByVector] = byStatus(vectorHits, ctx.config.recall.vectorCandidates);
   const [byText, oldByText] = byStatus(textHits, ctx.config.recall.textCandidates);
@@ -108,7 +112,7 @@ export async function recallMemories(ctx: EngineContext, params: RecallParams, s
   const candidates = pool([...byVector, ...byTimeVector, ...byEntity], [...byText, ...byTimeText], bestText).map(withText);
   const replaced = pool(oldByVector, oldByText, bestText);
   // Only replaced memories whose successor the query may see are read at all.
-  const heads = replaced.length > 0 ? await currentHolders(ctx.store, replaced.map((c) => c.record), filter) : new Map<string, MemoryRecord>();
+  const heads = replaced.length > 0 ? heldHeads(await currentHolders(ctx.store, replaced.map((c) => c.record), filter), now, taskTtlMs) : new Map<string, MemoryRecord>();
   const leading = replaced.filter((c) => heads.has(c.record.id)).map(withText);
   const symmetric = await symmetricOf(ctx, q, [...candidates, ...leading].map((x) => x.text));
   const read = ({ c, text }: { c: Pooled<MemoryRecord>; text: string }): Candidate => ({ c, parts: fuseRelevance(q, text, c.vector, c.fullText, ctx.config, symmetric.get(text)) });
@@ -196,10 +200,30 @@ const SECOND_HAND = 0.85;
 function withCompanions(pooled: Candidate[], passing: Candidate[]): Candidate[] {
   const passed = new Set(passing);
   const addedTo = (p: Candidate): string | null => (p.c.record.context !== null && isAdditive(p.c.record.content) ? p.c.record.context : null);
-  const contents = new Set(passing.map((p) => p.c.record.content));
-  const contexts = new Set(passing.flatMap((p) => addedTo(p) ?? []));
-  const companions = pooled.filter((p) => !passed.has(p) && (contexts.has(p.c.record.content) || contents.has(addedTo(p) ?? "")));
+  // Each passing memory's relevance under the texts that tie a companion to it: its content, and what it adds to.
+  const partners = new Map<string, number>();
+  const tie = (text: string | null, relevance: number): void => {
+    if (text !== null) partners.set(text, Math.max(partners.get(text) ?? 0, relevance));
+  };
+  for (const p of passing) {
+    tie(p.c.record.content, p.parts.relevance);
+    tie(addedTo(p), p.parts.relevance);
+  }
+  const companions: Candidate[] = [];
+  for (const p of pooled) {
+    if (passed.has(p)) continue;
+    const partner = Math.max(partners.get(p.c.record.content) ?? 0, partners.get(addedTo(p) ?? "") ?? 0);
+    // Ranked just behind the memory it came with, not at the bottom of the list where k would cut it off.
+    if (partner > 0) companions.push({ ...p, parts: { ...p.parts, relevance: Math.max(p.parts.relevance, partner * COMPANION_SHARE) } });
+  }
   return companions.length > 0 ? [...passing, ...companions] : passing;
+}
+
+/** A companion's relevance as a share of the memory it came with. */
+const COMPANION_SHARE = 0.9;
+
+function heldHeads(heads: Map<string, MemoryRecord>, now: number, taskTtlMs: number): Map<string, MemoryRecord> {
+  return new Map([...heads].filter(([, head]) => stillHeld(head, now, taskTtlMs)));
 }
 
 function leadToCurrentHolders(pooled: Candidate[], replaced: Candidate[], heads: Map<string, MemoryRecord>): void {

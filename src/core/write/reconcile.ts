@@ -64,7 +64,16 @@ function sameSubject(a: string, b: string): boolean {
 export function valueChanged(a: string, b: string): boolean {
   const { onlyA, onlyB } = tokenDifference(a, b);
   if (onlyA.length > 0 && onlyB.length > 0) return true;
-  return NEGATION.test(a) !== NEGATION.test(b) || numbersMoved(a, b) || identifiersDiffer(a, b);
+  return NEGATION.test(a) !== NEGATION.test(b) || numbersMoved(a, b) || dropsNumber(a, b) || dropsNumber(b, a) || identifiersDiffer(a, b);
+}
+
+/**
+ * One side holds a number the other does not: "11 of 14 ported" → "done, all 14 ported" says something
+ * else though every other word is filler ("deploys to 3 regions" / "deploys to all regions").
+ */
+function dropsNumber(a: string, b: string): boolean {
+  const held = new Set(numbersIn(b));
+  return numbersIn(a).some((n) => !held.has(n));
 }
 
 /**

@@ -9,6 +9,7 @@ import { guardWrite } from "./guardWrite.js";
 import { llmDecide, type LlmJudgement, type LlmVerdict } from "./llmDecide.js";
 import { pairSimilarity, relate, type Candidate, type Relation } from "./reconcile.js";
 import { isAdditive, oldValues } from "./slot.js";
+import { stillHeld } from "../model/lastKnown.js";
 import { lexicalSimilarity } from "../text/tokens.js";
 import { parseValidUntil } from "./validity.js";
 import type { WriteAction } from "../model/writeActions.js";
@@ -80,12 +81,15 @@ function chooseLayer(type: MemoryType, confidence: number, l3Min: number): Layer
  * text and for an old value the statement names ("from Celery to …" finds the memory saying Celery).
  */
 async function neighbours(ctx: WriteContext, req: { scope: string; content: string }, vector: Float32Array, now: number, olds: string[][], t: Thresholds) {
-  const filter = { scope: req.scope, statuses: ["active" as const], validAt: now };
-  const byVector = await ctx.store.searchMemoriesByVector(vector, filter, ctx.config.write.neighbourVectorHits);
+  // A task's last known state is still what a newer state of the task replaces, after its working lifetime too.
+  const filter = { scope: req.scope, statuses: ["active" as const] };
+  const taskTtlMs = ctx.config.write.taskStateTtlHours * 3_600_000;
+  const held = (h: Hit<MemoryRecord>): boolean => stillHeld(h.record, now, taskTtlMs);
+  const byVector = (await ctx.store.searchMemoriesByVector(vector, filter, ctx.config.write.neighbourVectorHits)).filter(held);
   const found = new Map<string, Hit<MemoryRecord>>(byVector.map((h) => [h.record.id, h]));
   const texts = [...(unreadable(req.content, t) ? [req.content] : []), ...olds.map((v) => v.join(" "))];
   for (const text of texts) {
-    for (const h of await ctx.store.searchMemoriesByText(text, filter, ctx.config.write.neighbourTextHits)) if (!found.has(h.record.id)) found.set(h.record.id, h);
+    for (const h of await ctx.store.searchMemoriesByText(text, filter, ctx.config.write.neighbourTextHits)) if (held(h) && !found.has(h.record.id)) found.set(h.record.id, h);
   }
   return [...found.values()];
 }

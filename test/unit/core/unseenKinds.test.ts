@@ -19,6 +19,7 @@ describe("values that differ in one character are different values", () => {
     assert.ok(valueChanged("The cache lives on redis-east-a.lan.", "The cache lives on redis-east-b.lan."));
     assert.ok(valueChanged("Releases are cut from branch rel/7.x.", "Releases are cut from branch rel/8.x."));
     assert.equal(valueChanged("The cache lives on redis-east-a.lan.", "The cache lives on redis-east-a.lan!"), false);
+    assert.ok(valueChanged("Port audit: done, all 30 services checked.", "Port audit: 24 of 30 services checked."), "a number dropped is a change");
   });
 
   it("two close statements that differ only there are a conflict inside the tie window, never a restatement", async () => {

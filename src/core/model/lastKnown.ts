@@ -1,0 +1,14 @@
+import type { MemoryRecord } from "./memory.js";
+
+/**
+ * Whether a memory still answers a recall or a write's comparison at `now`: it is valid, or it is a
+ * task's last known state. Task state leaves working memory (and listings) when its lifetime
+ * (`write.taskStateTtlHours`) ends, but what a task last stood at stays the answer to "where are we
+ * with X?" until a newer state of the task replaces it: "the scan reached 4,800 of 5,000" asked about
+ * seven weeks later, "visa: interview done" asked after the summer. A bound the statement or the
+ * caller gave ("until Friday", valid_until) is no such lifetime: it expires for real.
+ */
+export function stillHeld(m: Pick<MemoryRecord, "type" | "validUntil" | "createdAt">, now: number, taskStateTtlMs: number): boolean {
+  if (m.validUntil === null || m.validUntil > now) return true;
+  return m.type === "task_state" && m.validUntil === m.createdAt + taskStateTtlMs;
+}
