@@ -92,7 +92,9 @@ export class ScopeQueue {
       let lane = this.lanes.get(scope);
       if (!lane || lane.started || lane.items.length >= MAX_BATCH) {
         const fresh: Lane = { items: [], started: false };
-        this.run({ scope }, (fence) => decideBatch(fresh, store, onAuditError, fence)).catch((err: unknown) => {
+        // The writes hear back once the task has ended and the recall cache was told (run's `changed`), not from
+        // inside it: a caller that asked again at once could otherwise be answered from before its own write.
+        this.run({ scope }, (fence) => decideBatch(fresh, store, onAuditError, fence)).then((tell) => tell(), (err: unknown) => {
           // The batch never ran (its lease could not be had): each of its writes is told, none waits forever.
           fresh.started = true;
           if (this.lanes.get(scope) === fresh) this.lanes.delete(scope);
@@ -118,7 +120,8 @@ export class ScopeQueue {
 
 const unfenced = (): Promise<void> => Promise.resolve();
 
-async function decideBatch(lane: Lane, store: MemoryStore, onAuditError: (err: unknown) => void, fence: () => Promise<void>): Promise<void> {
+/** Decides and commits a lane's writes; what it returns tells the stored ones their results (called once the scope's task has ended). */
+async function decideBatch(lane: Lane, store: MemoryStore, onAuditError: (err: unknown) => void, fence: () => Promise<void>): Promise<() => void> {
   lane.started = true;
   const batch = new StagedWrites(store);
   const decided: Array<{ resolve: (value: unknown) => void; reject: (err: unknown) => void; value: unknown }> = [];
@@ -132,14 +135,17 @@ async function decideBatch(lane: Lane, store: MemoryStore, onAuditError: (err: u
       item.reject(err);
     }
   }
-  if (decided.length === 0) return;
+  const none = (): void => undefined;
+  if (decided.length === 0) return none;
   try {
     // Decided under the lease; committed only if it is still ours (else nothing is stored and each write is told so).
     await fence();
     await batch.commit(onAuditError);
   } catch (err) {
     for (const d of decided) d.reject(err);
-    return;
+    return none;
   }
-  for (const d of decided) d.resolve(d.value);
+  return () => {
+    for (const d of decided) d.resolve(d.value);
+  };
 }

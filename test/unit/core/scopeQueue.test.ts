@@ -115,6 +115,32 @@ describe("the scope queue: decisions one at a time per scope, scopes side by sid
     assert.equal((await store.listMemories({ scope: "project:a" })).length, 3);
   });
 
+  it("inBatches: a stored write hears back only after the recall cache was told of its scope's change", async () => {
+    const told = gate();
+    const events: string[] = [];
+    const q = new ScopeQueue(null, async (scope) => {
+      events.push(`changed ${scope}`);
+      await told.promise;
+    });
+    const store = new InMemoryStore();
+    const written = q
+      .inBatches(
+        "project:a",
+        Promise.resolve(async (batch: StagedWrites) => {
+          await batch.putMemories([{ record: memory("m1", "the export lands in bucket one"), vector: new Float32Array([1, 0]) }]);
+          return "m1";
+        }),
+        store,
+        () => undefined,
+      )
+      .then((id) => events.push(`heard back ${id}`));
+    await new Promise((r) => setTimeout(r, 20));
+    assert.deepEqual(events, ["changed project:a"], "stored, but the caller waits while the cache is being told");
+    told.open();
+    await written;
+    assert.deepEqual(events, ["changed project:a", "heard back m1"]);
+  });
+
   it("inBatches: a task queued between two writes splits the batch, so call order holds", async () => {
     const q = new ScopeQueue();
     const store = new InMemoryStore();
