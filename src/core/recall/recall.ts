@@ -199,20 +199,22 @@ const SECOND_HAND = 0.85;
  */
 function withCompanions(pooled: Candidate[], passing: Candidate[]): Candidate[] {
   const passed = new Set(passing);
-  const addedTo = (p: Candidate): string | null => (p.c.record.context !== null && isAdditive(p.c.record.content) ? p.c.record.context : null);
-  // Each passing memory's relevance under the texts that tie a companion to it: its content, and what it adds to.
-  const partners = new Map<string, number>();
-  const tie = (text: string | null, relevance: number): void => {
-    if (text !== null) partners.set(text, Math.max(partners.get(text) ?? 0, relevance));
-  };
+  const waiting = new Set(pooled.filter((p) => !passed.has(p)).map((p) => p.c.record.content));
+  const best = (map: Map<string, number>, text: string, relevance: number): void => void map.set(text, Math.max(map.get(text) ?? 0, relevance));
+  // isAdditive reads a dozen patterns: it runs only on a memory whose context ties it to another candidate.
+  const passingContents = new Map<string, number>();
+  const addedTo = new Map<string, number>();
   for (const p of passing) {
-    tie(p.c.record.content, p.parts.relevance);
-    tie(addedTo(p), p.parts.relevance);
+    best(passingContents, p.c.record.content, p.parts.relevance);
+    const context = p.c.record.context;
+    if (context !== null && waiting.has(context) && isAdditive(p.c.record.content)) best(addedTo, context, p.parts.relevance);
   }
   const companions: Candidate[] = [];
   for (const p of pooled) {
     if (passed.has(p)) continue;
-    const partner = Math.max(partners.get(p.c.record.content) ?? 0, partners.get(addedTo(p) ?? "") ?? 0);
+    const context = p.c.record.context;
+    const partner =
+      addedTo.get(p.c.record.content) ?? (context !== null && passingContents.has(context) && isAdditive(p.c.record.content) ? (passingContents.get(context) ?? 0) : 0);
     // Ranked just behind the memory it came with, not at the bottom of the list where k would cut it off.
     if (partner > 0) companions.push({ ...p, parts: { ...p.parts, relevance: Math.max(p.parts.relevance, partner * COMPANION_SHARE) } });
   }

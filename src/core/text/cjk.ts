@@ -2,6 +2,13 @@
 const CJK_CHAR = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]/;
 export const CJK_RUN = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]+/g;
 
+const ANY_CJK = new RegExp(CJK_RUN.source, "u");
+
+/** The text holds any CJK character (mixed text such as "从 MySQL 迁到了 Redis" counts as Chinese). */
+export function hasCjk(text: string): boolean {
+  return ANY_CJK.test(text);
+}
+
 export function isCjkChar(ch: string): boolean {
   return CJK_CHAR.test(ch);
 }

@@ -128,7 +128,7 @@ export const DROP_RULES: Array<{ name: string; test: (s: string, t: RuleThreshol
       /^(quick (overview|note|summary|update)|here'?s (a|the|some) (quick )?(overview|summary|rundown|context)|handing over\b.{0,40}|some context|for context|background)[^.]{0,30}[.:!]?$/i.test(s) ||
       /^(我)?(先)?把(情况|背景)(都)?(说|讲)一下|^我先(说|讲)一下|^先(说|讲)一下/.test(s),
   },
-  { name: "request for the assistant", test: (s) => /^(can|could|would|will) you\b/i.test(s) || /^(你)?(帮我|请帮我)(看看|查一下|检查)/.test(s) },
+  { name: "asks the assistant", test: (s) => /^(can|could|would|will) you\b/i.test(s) || /^(你)?(帮我|请帮我)(看看|查一下|检查)/.test(s) },
   { name: "too short", test: (s, t) => s.replace(/[\s\p{P}]/gu, "").length < t.minStatementChars },
 ];
 

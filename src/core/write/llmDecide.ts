@@ -12,7 +12,7 @@ export type LlmJudgement = { ok: true; verdict: LlmVerdict } | { ok: false; reas
 const SYSTEM = [
   "You keep the long-term memory of an assistant. A new statement arrives; you see the closest memories already stored, each with a label.",
   'Answer with JSON only: {"action": "add" | "update" | "keep", "labels": [...]}.',
-  '"update": the new statement gives a different value for the same attribute of the same thing as the labelled memories, so they are now outdated (a changed setting, a moved service, newer progress of the same task).',
+  '"update": the new statement gives a different value for the same attribute of the same thing as the labelled memories, so they are now outdated (a changed setting, a moved service, the newer status of a task).',
   '"keep": it says nothing beyond one labelled memory (a restatement); give that one label.',
   '"add": anything else — another attribute of the same thing, an addition ("also", "as well", "另外", "也"), a different thing, an event.',
   'When unsure, answer "add": losing a fact is worse than keeping two.',

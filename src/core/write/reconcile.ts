@@ -1,7 +1,7 @@
 import type { EngineConfig } from "../config.js";
 import type { MemoryRecord, MemorySource, MemoryType } from "../model/memory.js";
 import { unreadable, type Thresholds } from "../model/profiles.js";
-import { CJK_RUN, isMostlyCjk } from "../text/cjk.js";
+import { hasCjk, isMostlyCjk } from "../text/cjk.js";
 import { contentTokenSet, diceOf, lexicalSimilarity, tokenDifference } from "../text/tokens.js";
 import { cosine } from "../text/vector.js";
 import { isGenericSubject } from "./classify.js";
@@ -134,9 +134,6 @@ function spelledAlike(value: string[]): string[] {
   return numbers.length > 0 ? numbers : value.filter((t) => !hasCjk(t));
 }
 
-function hasCjk(text: string): boolean {
-  return new RegExp(CJK_RUN.source, "u").test(text);
-}
 
 /** What is new in a statement that names its old value: its value tokens minus the old ones. */
 function newValueTokens(candidate: string, olds: string[][]): string[] {

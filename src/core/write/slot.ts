@@ -1,4 +1,4 @@
-import { CJK_RUN } from "../text/cjk.js";
+import { CJK_RUN, hasCjk } from "../text/cjk.js";
 import { contentTokens } from "../text/tokens.js";
 
 /**
@@ -116,11 +116,10 @@ export function holdsValue(tokens: Set<string>, value: string[]): boolean {
  * identifiers (snake_case, dotted, camelCase), names written with a capital inside a sentence, and
  * Latin words inside Chinese text ("缓存用 Valkey").
  */
-const CJK_ANY = new RegExp(CJK_RUN.source, "u");
 
 export function valueTokens(text: string): Set<string> {
   const out = new Set<string>();
-  const cjk = CJK_ANY.test(text);
+  const cjk = hasCjk(text);
   // Chinese characters are not values by themselves: in "超时时间从60秒改成30秒" the values are 60 and 30, not the whole run.
   const latin = text.replace(CJK_RUN, (run) => " ".repeat(run.length));
   const words = latin.match(/[\p{L}\p{N}][\p{L}\p{N}_.+#/-]*/gu) ?? [];
