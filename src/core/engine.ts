@@ -33,6 +33,7 @@ import type { CompressionProposal, ProposalStatus } from "./model/proposal.js";
 import { VectorCache } from "./model/vectorCache.js";
 import type { Clock, Embedder, LlmClient, Logger, MemoryFilter, MemoryGroupCount, MemoryStore, ModelInfo, RecallCache, Reranker, ScopeLeases } from "./ports.js";
 import { noCacheCounts, recallKey, throughCache, type RecallCacheCounts } from "./recall/cached.js";
+import type { RecallReach, ScopeChange } from "./recall/reach.js";
 import { AccessTracker } from "./recall/access.js";
 import { recallMemories } from "./recall/recall.js";
 import type { RecallResult } from "./recall/types.js";
@@ -103,11 +104,11 @@ export class MemoryEngine implements MemoryApi {
     this.state = { ctx: null, access: null, recallStats: null, config: resolveConfig(config), llm: deps.llm ?? null, cacheCounts: noCacheCounts() };
     const cache = deps.recallCache ?? null;
     const logger = deps.logger;
-    const changed = (scope: string): Promise<void> => {
+    const changed = (scope: string, change: ScopeChange | null): Promise<void> => {
       // Not waited for: the caller hears back as soon as the cache knows.
       if (this.state.ctx) void readAhead(this.state.ctx, scope);
       if (!cache) return Promise.resolve();
-      return cache.changed(scope).catch((err: unknown) => logger?.warn("could not tell the recall cache of a change; its answers for this scope may be stale until they expire", { scope, error: String(err) }));
+      return cache.changed(scope, change).catch((err: unknown) => logger?.warn("could not tell the recall cache of a change; its answers for this scope may be stale until they expire", { scope, error: String(err) }));
     };
     this.mutations = new ScopeQueue(deps.leases ?? null, changed);
     this.viewActor = undefined;
@@ -271,7 +272,7 @@ export class MemoryEngine implements MemoryApi {
     const ctx = this.context();
     const scope = this.scopeOf(p.scope);
     const access = this.access as AccessTracker;
-    const compute = () => recallMemories(ctx, p, scope, access);
+    const compute = (onReach?: (reach: RecallReach) => void) => recallMemories(ctx, p, scope, access, onReach);
     const cache = this.deps.recallCache;
     const key = cache ? recallKey(p, ctx.model.id, ctx.config) : null;
     let result: RecallResult;

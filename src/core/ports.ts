@@ -1,6 +1,7 @@
 import type { AuditEntry, Layer, MemoryRecord, MemoryStatus, MemoryType, TurnRecord } from "./model/memory.js";
 import type { CompressionProposal, ProposalStatus } from "./model/proposal.js";
 import type { RecallResult } from "./recall/types.js";
+import type { RecallReach, ScopeChange } from "./recall/reach.js";
 
 /** The engine's only source of "now" (epoch ms): injected so decay and validity are testable. */
 export interface Clock {
@@ -27,17 +28,27 @@ export interface ScopeLeases {
 }
 
 /**
- * Recall answers shared by the processes on one store (team replicas), kept until a change to their
- * scope: every mutation of a scope makes the answers cached for it before unreachable, so a cached
- * answer is never older than the last change, and a time limit bounds everything else (time decay,
- * a fact's end of validity).
+ * Recall answers shared by the processes on one store (team replicas). Every mutation of a scope is
+ * told, with what it changed when that is known (a write batch's memories); an answer is served
+ * again only while no change since it was computed could have reached it (reach.ts), so a cached
+ * answer is never older than a change that matters to it; a time limit bounds everything else (time
+ * decay, a fact's end of validity).
  */
 export interface RecallCache {
-  /** The answer kept for `key` in `scope` since its last change, if any, and the slot an answer computed now is kept in. */
-  lookup(scope: string, key: string): Promise<{ hit: RecallResult | null; slot: string }>;
-  keep(slot: string, result: RecallResult): Promise<void>;
-  /** `scope` changed (ALL_SCOPES: any scope may have): answers cached for it so far are not served again. */
-  changed(scope: string): Promise<void>;
+  /**
+   * The answer kept for `key` in `scope`, with the changes to the scope since it was computed (oldest
+   * first; null when they are not all known any more), and the slot an answer computed now is kept in.
+   */
+  lookup(scope: string, key: string): Promise<{ kept: KeptRecall | null; since: Array<ScopeChange | null> | null; slot: string }>;
+  keep(slot: string, answer: KeptRecall): Promise<void>;
+  /** `scope` changed (ALL_SCOPES: any scope may have); `change` null: what changed is not known. */
+  changed(scope: string, change: ScopeChange | null): Promise<void>;
+}
+
+/** A recall answer as the cache keeps it: with what could change it. */
+export interface KeptRecall {
+  result: RecallResult;
+  reach: RecallReach;
 }
 
 export interface Logger {

@@ -1,5 +1,6 @@
 import { ALL_SCOPES, type MemoryStore, type ScopeLeases } from "./ports.js";
 import { StagedWrites } from "./write/stagedWrites.js";
+import type { ScopeChange } from "./recall/reach.js";
 
 /** One write's decision, made against the batch's view of the scope (StagedWrites). */
 export type Decision<R> = (batch: StagedWrites) => Promise<R>;
@@ -39,7 +40,7 @@ export class ScopeQueue {
    */
   constructor(
     private readonly leases: ScopeLeases | null = null,
-    private readonly changed: ((scope: string) => Promise<void>) | null = null,
+    private readonly changed: ((scope: string, change: ScopeChange | null) => Promise<void>) | null = null,
   ) {}
 
   /**
@@ -47,7 +48,7 @@ export class ScopeQueue {
    * `decides: false`: a task that only reads in order (an export) takes its turn here but no lease,
    * so it is served while the replicas cannot coordinate.
    */
-  run<T>(key: QueueKey, task: (fence: () => Promise<void>) => Promise<T>, decides = true): Promise<T> {
+  run<T>(key: QueueKey, task: (fence: () => Promise<void>) => Promise<T>, decides = true, describe?: (done: T) => ScopeChange | null): Promise<T> {
     // A task queued now comes after every write already waiting: later writes start a new batch behind it.
     if (key === "all") this.lanes.clear();
     else this.lanes.delete(key.scope);
@@ -56,8 +57,16 @@ export class ScopeQueue {
     const name = key === "all" ? ALL_SCOPES : key.scope;
     const held = leases && decides ? () => leases.hold(name, task) : () => task(unfenced);
     const changed = this.changed;
-    // A failed task may have stored part of its work (a batch's audit, an import's first chunks): told all the same.
-    const told = changed && decides ? () => held().finally(() => changed(name).catch(() => undefined)) : held;
+    // A failed task may have stored part of its work (a batch's audit, an import's first chunks): told all the same, as an unknown change.
+    const tell = (change: ScopeChange | null): Promise<void> => (changed as NonNullable<typeof changed>)(name, change).catch(() => undefined);
+    const told =
+      changed && decides
+        ? () =>
+            held().then(
+              (done) => tell(describe ? describe(done) : null).then(() => done),
+              (err: unknown) => tell(null).then(() => Promise.reject(err)),
+            )
+        : held;
     const next = Promise.all(before).then(told);
     const settled = next.then(
       () => undefined,
@@ -94,7 +103,7 @@ export class ScopeQueue {
         const fresh: Lane = { items: [], started: false };
         // The writes hear back once the task has ended and the recall cache was told (run's `changed`), not from
         // inside it: a caller that asked again at once could otherwise be answered from before its own write.
-        this.run({ scope }, (fence) => decideBatch(fresh, store, onAuditError, fence)).then((tell) => tell(), (err: unknown) => {
+        this.run({ scope }, (fence) => decideBatch(fresh, store, onAuditError, fence), true, (done) => done.change).then(({ tell }) => tell(), (err: unknown) => {
           // The batch never ran (its lease could not be had): each of its writes is told, none waits forever.
           fresh.started = true;
           if (this.lanes.get(scope) === fresh) this.lanes.delete(scope);
@@ -121,7 +130,12 @@ export class ScopeQueue {
 const unfenced = (): Promise<void> => Promise.resolve();
 
 /** Decides and commits a lane's writes; what it returns tells the stored ones their results (called once the scope's task has ended). */
-async function decideBatch(lane: Lane, store: MemoryStore, onAuditError: (err: unknown) => void, fence: () => Promise<void>): Promise<() => void> {
+async function decideBatch(
+  lane: Lane,
+  store: MemoryStore,
+  onAuditError: (err: unknown) => void,
+  fence: () => Promise<void>,
+): Promise<{ tell: () => void; change: ScopeChange | null }> {
   lane.started = true;
   const batch = new StagedWrites(store);
   const decided: Array<{ resolve: (value: unknown) => void; reject: (err: unknown) => void; value: unknown }> = [];
@@ -136,16 +150,18 @@ async function decideBatch(lane: Lane, store: MemoryStore, onAuditError: (err: u
     }
   }
   const none = (): void => undefined;
-  if (decided.length === 0) return none;
+  if (decided.length === 0) return { tell: none, change: { memories: [] } };
   try {
     // Decided under the lease; committed only if it is still ours (else nothing is stored and each write is told so).
     await fence();
     await batch.commit(onAuditError);
   } catch (err) {
     for (const d of decided) d.reject(err);
-    return none;
+    // A commit that failed halfway may have stored some of it: not described.
+    return { tell: none, change: null };
   }
-  return () => {
+  const tell = (): void => {
     for (const d of decided) d.resolve(d.value);
   };
+  return { tell, change: batch.described() };
 }

@@ -8,6 +8,9 @@ import { TokenBucketLimiter } from "../../src/http/rateLimit.js";
 import { connectRedis } from "../../src/server/redis/connection.js";
 import { RedisRateLimiter } from "../../src/server/redis/rateLimiter.js";
 import { RedisScopeLeases } from "../../src/server/redis/leases.js";
+import { syntheticMemory } from "../../src/bench/synthetic.js";
+import { RedisRecallCache } from "../../src/server/redis/recallCache.js";
+import type { RecallReach } from "../../src/core/recall/reach.js";
 import { HindsightError } from "../../src/core/errors.js";
 import { ALL_SCOPES } from "../../src/core/ports.js";
 import { startFakeQdrantProcess, type FakeQdrantProcess } from "../helpers/qdrantFakeProcess.js";
@@ -49,6 +52,44 @@ describe("integration: team replicas share Redis (real redis-server processes)",
   }
   after(async () => {
     await redis.stop();
+  });
+
+  describe("the shared recall cache", () => {
+    it("the recall cache in Redis: an answer comes back with the notes of every change since it was kept, none once they are not all there, and not after a change to every scope", async () => {
+      await twoClients(async (a, b) => {
+        const prefix = `t${Date.now()}`;
+        const one = new RedisRecallCache({ redis: a, prefix });
+        const other = new RedisRecallCache({ redis: b, prefix });
+        const reach: RecallReach = { open: false, ids: ["m1"], terms: ["export"], vector: new Float32Array([0.6, 0.8, 0]), minCos: 0.5 };
+        const result = { query: "q", scope: "project:x", memories: [], conflicts: [], usedFallback: false, text: "" };
+        const first = await one.lookup("project:x", "q");
+        assert.equal(first.kept, null);
+        await one.keep(first.slot, { result, reach });
+        const same = await other.lookup("project:x", "q");
+        assert.deepEqual(same.since, []);
+        assert.deepEqual([...(same.kept?.reach.vector ?? [])], [...reach.vector!], "the vector round-trips exactly");
+
+        const written = { memories: [{ id: "n1", vector: new Float32Array([0, 0, 1]), terms: ["invoic"] }] };
+        await other.changed("project:x", written);
+        await other.changed("project:y", null);
+        await other.changed("project:x", null);
+        const behind = await one.lookup("project:x", "q");
+        assert.equal(behind.since?.length, 2, "the two changes to its own scope, not the other scope's");
+        assert.deepEqual(behind.since?.[0]?.memories.map((m) => [m.id, [...m.vector], m.terms]), [["n1", [0, 0, 1], ["invoic"]]]);
+        assert.equal(behind.since?.[1], null, "an undescribed change stays undescribed");
+
+        // Kept again as of now, then the scope's notes are lost (expired): the changes since cannot be judged.
+        await one.keep(behind.slot, { result, reach });
+        await other.changed("project:x", written);
+        await a.del(`${prefix}:changes:scope:project:x`);
+        assert.equal((await one.lookup("project:x", "q")).since, null);
+
+        const fresh = await one.lookup("project:x", "q");
+        await one.keep(fresh.slot, { result, reach });
+        await other.changed(ALL_SCOPES, null);
+        assert.equal((await one.lookup("project:x", "q")).since, null, "an import or an edit of every scope");
+      });
+    });
   });
 
   describe("the shared rate limit", () => {
@@ -207,10 +248,13 @@ describe("integration: team replicas share Redis (real redis-server processes)",
       assert.equal((await active(three[2]!)).filter((m) => m.content.startsWith("Staging runs")).length, 1);
     });
 
-    it("the recall cache: a question asked through one replica is answered from Redis by another, until a write through either makes it ask the store again (never a stale answer)", async () => {
+    it("the recall cache: a question asked through one replica is answered from Redis by another, through writes its searches cannot find, until a write that reaches it makes it ask the store again (never a stale answer)", async () => {
       const [a, b] = await Promise.all([serve("cache", "0", "1"), serve("cache", "0", "1")]);
       replicas.push(a!, b!);
       assert.match(a!.stderr(), /and the recall cache in Redis/);
+      // A project's worth of other memories, more than the vector search asks for: a new memory must beat the weakest candidate to join.
+      const seeded = await Promise.all(Array.from({ length: 60 }, (_, i) => write(b!, { content: syntheticMemory(i).content })));
+      assert.ok(seeded.every((r) => r.status === 201));
       assert.equal((await write(a!, { content: "The nightly export lands in the bucket acme-exports." })).status, 201);
       const ask = (r: ServeProcess) => http(r.url, "POST", "/api/v1/recall", { token: TOKEN, body: { query: "Where does the nightly export land?" } });
       const cacheCounts = async (r: ServeProcess) => {
@@ -223,11 +267,16 @@ describe("integration: team replicas share Redis (real redis-server processes)",
       assert.deepEqual(await cacheCounts(a!), [0, 1]);
       assert.deepEqual(await cacheCounts(b!), [3, 0], "the other replica answered from the cache");
 
+      // Another team's kind of fact, sharing no word with the question: the answer cannot have changed.
+      assert.equal((await write(a!, { content: syntheticMemory(61).content })).status, 201);
+      assert.deepEqual((await ask(b!)).json.memories.map((m: { id: string }) => m.id), first.json.memories.map((m: { id: string }) => m.id));
+      assert.deepEqual(await cacheCounts(b!), [4, 0], "kept across a write that cannot reach it");
+
       const moved = await write(a!, { content: "The nightly export moved from acme-exports to acme-archive.", replaces: [first.json.memories[0].id] });
       assert.equal(moved.status, 201, moved.text);
       const after = await ask(b!);
       assert.equal(after.json.memories[0]?.id, moved.json.id, "not the answer cached before the write");
-      assert.deepEqual(await cacheCounts(b!), [3, 1]);
+      assert.deepEqual(await cacheCounts(b!), [4, 1]);
     });
 
     it("kill -9 of a replica holding a project's lease: another replica decides that project's writes after the lease's time, and every acknowledged write is there once", async () => {

@@ -1,4 +1,5 @@
 import type { Logger, RecallCache } from "../ports.js";
+import { couldChange, type RecallReach } from "./reach.js";
 import type { RecallParams } from "../model/inputs.js";
 import type { RecallResult } from "./types.js";
 
@@ -33,15 +34,15 @@ function configText(config: object): string {
 }
 
 /**
- * A recall through the shared cache: the kept answer when its scope has not changed since, else the
- * answer computed now, kept for the next asker. A cache that fails is passed by (the answer is
- * computed, as without a cache): it is a shortcut, never a reason to fail a read.
+ * A recall through the shared cache: the kept answer when no change to its scope since could have
+ * reached it (reach.ts), else the answer computed now, kept for the next asker. A cache that fails is
+ * passed by (the answer is computed, as without a cache): it is a shortcut, never a reason to fail a read.
  */
 export async function throughCache(
   cache: RecallCache,
   scope: string,
   key: string,
-  compute: () => Promise<RecallResult>,
+  compute: (onReach: (reach: RecallReach) => void) => Promise<RecallResult>,
   counts: RecallCacheCounts,
   timer: () => number,
   logger: Logger,
@@ -51,15 +52,20 @@ export async function throughCache(
     logger.debug("recall cache unavailable; computing the answer", { error: String(err) });
     return null;
   });
-  if (looked?.hit) {
+  const kept = looked?.kept;
+  const since = looked?.since;
+  if (looked && kept && since && !since.some((change) => couldChange(kept.reach, change))) {
     counts.hits++;
     const mean = counts.misses > 0 ? counts.computedMs / counts.misses : 0;
     counts.savedMs += Math.max(0, mean - (timer() - started));
-    return { result: looked.hit, cached: true };
+    // Kept again as of now: the next ask need not judge the same changes again.
+    if (since.length > 0) void cache.keep(looked.slot, kept).catch((err: unknown) => logger.debug("could not keep a recall answer", { error: String(err) }));
+    return { result: kept.result, cached: true };
   }
-  const result = await compute();
+  let reach: RecallReach | null = null;
+  const result = await compute((r) => (reach = r));
   counts.misses++;
   counts.computedMs += timer() - started;
-  if (looked) void cache.keep(looked.slot, result).catch((err: unknown) => logger.debug("could not keep a recall answer", { error: String(err) }));
+  if (looked && reach) void cache.keep(looked.slot, { result, reach }).catch((err: unknown) => logger.debug("could not keep a recall answer", { error: String(err) }));
   return { result, cached: false };
 }

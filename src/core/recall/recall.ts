@@ -25,6 +25,7 @@ import { entitiesIn } from "../text/entities.js";
 import type { TimeSpan } from "../text/time.js";
 import { accessBoost, byRank, countAccess, finalScore, timeDecay } from "./score.js";
 import type { RecallConflict, RecalledMemory, RecallResult } from "./types.js";
+import { queryTerms, type RecallReach } from "./reach.js";
 
 interface Pooled<T> {
   record: T;
@@ -66,7 +67,14 @@ function byStatus<T extends { status: string }>(hits: Array<Hit<T>>, active: num
   return [current, replaced];
 }
 
-export async function recallMemories(ctx: EngineContext, params: RecallParams, scope: string, access: AccessTracker): Promise<RecallResult> {
+/** `onReach` hears what could change the answer later (reach.ts): a shared cache keeps it until something does. */
+export async function recallMemories(
+  ctx: EngineContext,
+  params: RecallParams,
+  scope: string,
+  access: AccessTracker,
+  onReach?: (reach: RecallReach) => void,
+): Promise<RecallResult> {
   const now = ctx.clock.now();
   const k = params.k ?? ctx.config.recall.defaultK;
   const asked = ctx.reranker !== null && (ctx.reranker.kind === "cross-encoder" || ctx.config.recall.secondOpinionWeight > 0);
@@ -94,8 +102,16 @@ export async function recallMemories(ctx: EngineContext, params: RecallParams, s
   const named = sources.includes("entity") ? entitiesIn(params.query) : [];
   const around = askedSpan ? saidAround(filter, askedSpan) : null;
   const none = Promise.resolve([] as Array<Hit<MemoryRecord>>);
+  const vectorAsked = ctx.config.recall.vectorCandidates + widen;
+  // The weakest vector candidate before validity is read: a new memory closer than it would join the search's hits.
+  let vectorBar = q.cjk || !sources.includes("vector") ? null : -1;
   const [vectorHits, textHits, byTimeVector, byTimeText, byEntity] = await Promise.all([
-    byVectorIn(searched, ctx.config.recall.vectorCandidates + widen).then(held),
+    byVectorIn(searched, vectorAsked)
+      .then((hits) => {
+        if (vectorBar !== null && hits.length >= vectorAsked) vectorBar = Math.min(...hits.map((h) => h.score));
+        return hits;
+      })
+      .then(held),
     byTextIn(searched, ctx.config.recall.textCandidates + widen).then(held),
     around ? byVectorIn(around, ctx.config.recall.temporalCandidates).then(held) : none,
     around ? byTextIn(around, ctx.config.recall.temporalCandidates).then(held) : none,
@@ -151,6 +167,13 @@ export async function recallMemories(ctx: EngineContext, params: RecallParams, s
     usedFallback = result.length > 0;
   }
   if (!usedFallback && result.length > 0) access.touch(result.map((m) => m.id), now);
+  onReach?.({
+    open: around !== null || usedFallback || result.length === 0,
+    ids: [...new Set([...candidates.map((x) => x.c.record.id), ...replaced.map((c) => c.record.id), ...[...heads.values()].map((h) => h.id)])],
+    terms: queryTerms(params.query, named),
+    vector: vectorBar === null ? null : q.vector,
+    minCos: vectorBar ?? 1,
+  });
   return { query: params.query, scope, memories: result, conflicts, usedFallback, text: formatRecall(result, conflicts, usedFallback) };
 }
 

@@ -3,6 +3,7 @@ import { searchText, type AuditEntry, type MemoryRecord, type TurnRecord } from 
 import type { Hit, MemoryFilter, MemoryStore } from "../ports.js";
 import { contentTokens } from "../text/tokens.js";
 import { cosine } from "../text/vector.js";
+import { searchTerms, type ChangedMemory, type ScopeChange } from "../recall/reach.js";
 
 /** The store calls a batch's decisions make: reads see the batch's earlier writes, writes wait for commit(). */
 export type StagingStore = Pick<
@@ -140,6 +141,20 @@ export class StagedWrites implements StagingStore {
     }
     if (this.turns.changed.size > 0) await this.store.updateTurns([...this.turns.changed.values()]);
     if (this.audits.length > 0) await this.store.appendAudit(...this.audits).catch(onAuditError);
+  }
+
+  /**
+   * The memories the batch stores or changes, as recall's searches will find them (for the recall
+   * cache, reach.ts); null when a changed memory's vector is not known here.
+   */
+  described(): ScopeChange | null {
+    const memories: ChangedMemory[] = [...this.memories.fresh.values()].map(({ record, vector }) => ({ id: record.id, vector, terms: searchTerms(record) }));
+    for (const record of this.memories.changed.values()) {
+      const vector = this.storedVectors.get(record.id);
+      if (!vector) return null;
+      memories.push({ id: record.id, vector, terms: searchTerms(record) });
+    }
+    return { memories };
   }
 
   private seen(hits: Array<Hit<MemoryRecord>>): Array<Hit<MemoryRecord>> {

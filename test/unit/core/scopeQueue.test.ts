@@ -1,7 +1,9 @@
 import { strict as assert } from "node:assert";
 import { MemoryEngine } from "../../../src/core/engine.js";
 import { HindsightError } from "../../../src/core/errors.js";
-import { ALL_SCOPES, type LlmClient, type LlmRequest, type RecallCache, type ScopeLeases } from "../../../src/core/ports.js";
+import { ALL_SCOPES, type KeptRecall, type LlmClient, type LlmRequest, type RecallCache, type ScopeLeases } from "../../../src/core/ports.js";
+import type { ScopeChange } from "../../../src/core/recall/reach.js";
+import { syntheticMemory } from "../../../src/bench/synthetic.js";
 import type { RecallResult } from "../../../src/core/recall/types.js";
 import { ScopeQueue } from "../../../src/core/scopeQueue.js";
 import type { MemoryRecord } from "../../../src/core/model/memory.js";
@@ -338,21 +340,27 @@ describe("engine with write leases (a fake lease service; the Redis one is prove
 });
 
 describe("engine with a shared recall cache (a Map-backed fake; the Redis one is proven in teamReplicas.test.ts)", () => {
+  /** Kept answers and each scope's changes, as the Redis cache keeps them (generation numbers and notes). */
   function mapCache() {
-    const kept = new Map<string, RecallResult>();
-    const generations = new Map<string, number>();
+    const kept = new Map<string, { gen: number; all: number; answer: KeptRecall }>();
+    const notes = new Map<string, Array<ScopeChange | null>>();
     const changes: string[] = [];
+    const gen = (scope: string) => notes.get(scope)?.length ?? 0;
     const cache: RecallCache = {
       async lookup(scope, key) {
-        const slot = `${scope}|${generations.get(scope) ?? 0}|${generations.get(ALL_SCOPES) ?? 0}|${key}`;
-        return { hit: kept.get(slot) ?? null, slot };
+        const slot = JSON.stringify([`${scope}|${key}`, gen(scope), gen(ALL_SCOPES)]);
+        const k = kept.get(`${scope}|${key}`);
+        if (!k) return { kept: null, since: null, slot };
+        const since = k.all === gen(ALL_SCOPES) ? (notes.get(scope) ?? []).slice(k.gen) : null;
+        return { kept: structuredClone(k.answer), since, slot };
       },
-      async keep(slot, result) {
-        kept.set(slot, structuredClone(result));
+      async keep(slot, answer) {
+        const [key, g, all] = JSON.parse(slot) as [string, number, number];
+        kept.set(key, { gen: g, all, answer: structuredClone(answer) });
       },
-      async changed(scope) {
+      async changed(scope, change) {
         changes.push(scope);
-        generations.set(scope, (generations.get(scope) ?? 0) + 1);
+        notes.set(scope, [...(notes.get(scope) ?? []), change]);
       },
     };
     return { cache, changes };
@@ -387,6 +395,45 @@ describe("engine with a shared recall cache (a Map-backed fake; the Redis one is
     stats = await engine.stats();
     assert.deepEqual([stats.recallCache?.hits, stats.recallCache?.misses], [2, 3]);
     assert.deepEqual(changes, ["project:a", "project:b", "project:a", ALL_SCOPES]);
+  });
+
+  it("a write the answer's searches cannot find keeps it; one sharing a word of the question, changing a memory it read, or not described (a forget) does not", async () => {
+    const { cache } = mapCache();
+    const store = new InMemoryStore();
+    const engine = new MemoryEngine({ store, embedder: new FakeEmbedder(), clock: new FixedClock(), recallCache: cache }, { defaultScope: "project:a" });
+    await engine.open();
+    // More memories than the vector search asks for, each a little like the question: the weakest candidate sets the bar.
+    await Promise.all(Array.from({ length: 40 }, (_, i) => engine.write({ content: `On staging: ${syntheticMemory(i).content}` })));
+    const target = await engine.write({ content: "The staging cluster runs in Frankfurt." });
+    const ask = () => engine.recall({ query: "Where does the staging cluster run?" });
+    const counts = async () => {
+      const s = await engine.stats();
+      return [s.recallCache?.hits, s.recallCache?.misses];
+    };
+    const first = await ask();
+    assert.equal(first.memories[0]?.id, target.id, first.text);
+    assert.deepEqual(await counts(), [0, 1]);
+
+    const unrelated = await engine.write({ content: "Invoices go out by wire every Monday." });
+    assert.deepEqual((await ask()).memories.map((m) => m.id), first.memories.map((m) => m.id));
+    assert.deepEqual(await counts(), [1, 1], "a memory no search of the question finds: the answer is kept");
+
+    await engine.write({ content: "The cluster dashboard is read-only for contractors." });
+    const withWord = await ask();
+    assert.deepEqual(await counts(), [1, 2], "a memory sharing a word of the question: computed again");
+    assert.ok(withWord.memories.some((m) => m.content.includes("dashboard")), withWord.text);
+    await ask();
+    assert.deepEqual(await counts(), [2, 2]);
+
+    await engine.write({ content: "The staging cluster moved from Frankfurt to Dublin.", replaces: [target.id!] });
+    const moved = await ask();
+    assert.deepEqual(await counts(), [2, 3], "a memory the answer read was replaced: computed again");
+    assert.match(moved.memories[0]?.content ?? "", /Dublin/);
+
+    await engine.forget({ ids: [unrelated.id!] });
+    await ask();
+    assert.deepEqual(await counts(), [2, 4], "a change the cache is not told the details of reaches every answer");
+    await engine.close();
   });
 
   it("a cached answer still counts as a recall of its memories (access counts)", async () => {

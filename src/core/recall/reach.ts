@@ -1,0 +1,69 @@
+import { searchText, type MemoryRecord } from "../model/memory.js";
+import { memoryEntities } from "../text/entities.js";
+import { contentTokens } from "../text/tokens.js";
+import { cosine } from "../text/vector.js";
+
+/**
+ * What could change a recall answer after it was computed, so a shared cache can keep serving it
+ * across writes that cannot reach it (a team writes all day; most writes are about other things):
+ * - the memories it read (its candidates, the replaced ones it followed, their successors): any
+ *   change to one of them may change it;
+ * - the query's search terms and names: a memory sharing one is found by full text or by name;
+ * - the query's vector and the similarity of the weakest vector candidate: a memory closer than that
+ *   joins the vector candidates (`minCos` -1 when the search returned fewer than it asked for, so
+ *   every memory would have joined). `vector` null: the query did not search by vector.
+ * `open`: every change may change it (an answer read by time, or from raw turns, or with nothing).
+ */
+export interface RecallReach {
+  open: boolean;
+  ids: string[];
+  terms: string[];
+  vector: Float32Array | null;
+  minCos: number;
+}
+
+/** A memory a change stored or rewrote, as the searches would find it. */
+export interface ChangedMemory {
+  id: string;
+  vector: Float32Array;
+  terms: string[];
+}
+
+/**
+ * What one write batch did to a scope. `memories`: each memory it stored or changed, with the vector
+ * and terms it is found by. A change that is not described (an edit, a forget, an import) is null and
+ * reaches every answer.
+ */
+export interface ScopeChange {
+  memories: ChangedMemory[];
+}
+
+/** The terms the full-text and name searches find a memory by (stores/documents.ts indexes the same). */
+export function searchTerms(record: MemoryRecord): string[] {
+  const subject = record.subject.startsWith("third-party:") ? "" : record.subject;
+  return [...new Set([...contentTokens(`${searchText(record)} ${subject}`), ...memoryEntities(record).map((e) => e.toLowerCase())])];
+}
+
+/** The terms a query searches by: its content tokens (full text) and the names it asks about (entity search). */
+export function queryTerms(query: string, named: readonly string[]): string[] {
+  return [...new Set([...contentTokens(query), ...named.map((e) => e.toLowerCase())])];
+}
+
+const COSINE_SLACK = 1e-4;
+
+/**
+ * Whether `change` may have changed an answer of `reach`: it touched a memory the answer read, or
+ * stored one the answer's searches would now find. Conservative: a change this cannot judge reaches it.
+ */
+export function couldChange(reach: RecallReach, change: ScopeChange | null): boolean {
+  if (change === null || reach.open) return true;
+  const read = new Set(reach.ids);
+  const terms = new Set(reach.terms);
+  for (const m of change.memories) {
+    if (read.has(m.id)) return true;
+    if (m.terms.some((t) => terms.has(t))) return true;
+    // The store's similarity and this one round differently: a hair below the weakest candidate counts as joining.
+    if (reach.vector !== null && cosine(reach.vector, m.vector) >= reach.minCos - COSINE_SLACK) return true;
+  }
+  return false;
+}
