@@ -4,7 +4,6 @@ import { HindsightError } from "../../../src/core/errors.js";
 import { ALL_SCOPES, type KeptRecall, type LlmClient, type LlmRequest, type RecallCache, type ScopeLeases } from "../../../src/core/ports.js";
 import type { ScopeChange } from "../../../src/core/recall/reach.js";
 import { syntheticMemory } from "../../../src/bench/synthetic.js";
-import type { RecallResult } from "../../../src/core/recall/types.js";
 import { ScopeQueue } from "../../../src/core/scopeQueue.js";
 import type { MemoryRecord } from "../../../src/core/model/memory.js";
 import { RecentMessages } from "../../../src/core/write/recentMessages.js";
