@@ -8,6 +8,11 @@ import { Postings } from "./postings.js";
 interface Entry {
   record: MemoryRecord;
   vector: Float32Array;
+  /** The record's status, on the entry: entries share one shape, records parsed from the store do not, and the scan reads it for every memory. */
+  status: string;
+  /** The last query vector scanned against this entry and its cosine (see searchByVector). */
+  scanned: Float32Array | null;
+  score: number;
 }
 
 /** The tokens a store indexed for a memory (documents.ts), when it kept them: no need to compute them again. */
@@ -30,11 +35,6 @@ export class MemoryMirror {
   private readonly byScope = new Map<string, Set<Entry>>();
   private readonly text = new Postings();
   private readonly names = new Postings();
-  /**
-   * Every entry's cosine with the last query vector searched: recall searches one vector under two
-   * filters (the temporal retriever's window), and the scan is most of a search's cost.
-   */
-  private lastScan: { vector: Float32Array; scores: Map<Entry, number> } | null = null;
 
   get size(): number {
     return this.entries.size;
@@ -56,7 +56,6 @@ export class MemoryMirror {
     for (const id of ids) {
       const had = this.entries.get(id);
       if (!had) continue;
-      this.lastScan = null;
       this.entries.delete(id);
       this.byScope.get(had.record.scope)?.delete(had);
       this.text.delete(id);
@@ -84,13 +83,17 @@ export class MemoryMirror {
 
   searchByVector(vector: Float32Array, filter: MemoryFilter, limit: number): Array<Hit<MemoryRecord>> {
     if (limit <= 0) return [];
-    if (this.lastScan?.vector !== vector) this.lastScan = { vector, scores: new Map() };
-    const known = this.lastScan.scores;
     const top: Array<{ e: Entry; score: number }> = [];
+    const matches = matcher(filter);
     for (const e of this.entriesOf(filter)) {
-      if (!memoryMatches(e.record, filter)) continue;
-      let score = known.get(e);
-      if (score === undefined) known.set(e, (score = dot(vector, e.vector)));
+      if (!matches(e)) continue;
+      // Recall searches one vector under two filters (the temporal retriever's window), and the scan
+      // is most of a search's cost: each entry keeps its cosine with the last vector it was scanned for.
+      let score = e.score;
+      if (e.scanned !== vector) {
+        score = e.score = dot(vector, e.vector);
+        e.scanned = vector;
+      }
       const id = e.record.id;
       if (top.length === limit && !ahead(score, id, top[limit - 1] as { e: Entry; score: number })) continue;
       let at = top.length;
@@ -110,10 +113,9 @@ export class MemoryMirror {
   }
 
   private set(record: MemoryRecord, vector: Float32Array, terms?: IndexedTerms): void {
-    this.lastScan = null;
     const had = this.entries.get(record.id);
     if (had) this.byScope.get(had.record.scope)?.delete(had);
-    const entry = { record, vector };
+    const entry: Entry = { record, vector, status: record.status, scanned: null, score: 0 };
     this.entries.set(record.id, entry);
     let scope = this.byScope.get(record.scope);
     if (!scope) this.byScope.set(record.scope, (scope = new Set()));
@@ -163,6 +165,18 @@ function dot(a: Float32Array, b: Float32Array): number {
   }
   for (; i < n; i++) s0 += (a[i] as number) * (b[i] as number);
   return s0 + s1 + s2 + s3;
+}
+
+/**
+ * The filter as one function. Recall's usual filter is a scope (entriesOf reads it) and statuses: the
+ * scan then checks only the status, not every field memoryMatches reads, for each of many thousand entries.
+ */
+function matcher(filter: MemoryFilter): (e: Entry) => boolean {
+  const only = Object.entries(filter).every(([k, v]) => v === undefined || k === "scope" || k === "statuses");
+  if (!only) return (e) => memoryMatches(e.record, filter);
+  const statuses = filter.statuses ? new Set<string>(filter.statuses) : null;
+  // The scope is the set entriesOf() scanned; only a filter without one reads every scope.
+  return statuses === null ? () => true : (e) => statuses.has(e.status);
 }
 
 /** Higher score first; equal scores by id, so results never depend on the order memories were written. */
