@@ -1,3 +1,4 @@
+import { HindsightError } from "../core/errors.js";
 import { join } from "node:path";
 import type { EngineConfigInput } from "../core/config.js";
 import { MemoryEngine } from "../core/engine.js";
@@ -28,7 +29,14 @@ export function embedderFromEnv(env: NodeJS.ProcessEnv = process.env): Transform
     ...(modelDir ? { modelDir } : {}),
     allowDownload: env.HINDSIGHT_ALLOW_DOWNLOAD === "1" || modelDir === undefined,
     cacheDir: join(defaultHome(env), "models"),
+    ...(env.HINDSIGHT_EMBED_THREADS ? { threads: threadsOf(env.HINDSIGHT_EMBED_THREADS) } : {}),
   });
+}
+
+function threadsOf(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 64) throw new HindsightError("INVALID_INPUT", "HINDSIGHT_EMBED_THREADS: must be a whole number from 1 to 64", { field: "HINDSIGHT_EMBED_THREADS" });
+  return n;
 }
 
 /**
