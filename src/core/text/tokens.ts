@@ -23,7 +23,7 @@ const segmenter = new Intl.Segmenter("zh", { granularity: "word" });
  */
 export function lexicalTokens(text: string): string[] {
   const out: string[] = [];
-  const lower = text.toLowerCase();
+  const lower = withIdentifierParts(text).toLowerCase();
   let last = 0;
   for (const m of lower.matchAll(CJK_RUN)) {
     pushLatin(lower.slice(last, m.index), out);
@@ -32,6 +32,16 @@ export function lexicalTokens(text: string): string[] {
   }
   pushLatin(lower.slice(last), out);
   return out;
+}
+
+/**
+ * A camelCase identifier followed by its words: people ask for the words ("what is the max pool size",
+ * "heap limit 设的多少") of a setting written as one ("maxPoolSize", "heapLimitMb"). The identifier
+ * itself stays a token, so an exact mention still matches whole.
+ */
+function withIdentifierParts(text: string): string {
+  if (!/[a-z][A-Z]/.test(text)) return text;
+  return text.replace(/\b[a-z]{2,}(?:[A-Z][a-z0-9]+)+\b/g, (id) => `${id} ${id.replace(/([a-z0-9])([A-Z])/g, "$1 $2")}`);
 }
 
 function pushCjk(run: string, out: string[]): void {

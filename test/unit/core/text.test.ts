@@ -21,6 +21,12 @@ describe("text/tokens", () => {
     assert.ok(tokens.includes("测试"));
   });
 
+  it("a camelCase identifier is a token and so are its words; acronyms and brand spellings stay whole", () => {
+    assert.deepEqual(lexicalTokens("heapLimitMb 是 512"), ["heaplimitmb", "heap", "limit", "mb", "是", "512"]);
+    assert.ok(contentTokens("what is the max pool size?").every((t) => contentTokens("maxPoolSize=40").includes(t)));
+    assert.deepEqual(lexicalTokens("iOS and getHTTPClient"), ["ios", "and", "gethttpclient"]);
+  });
+
   it("contentTokens removes English and Chinese stopwords and stems English words", () => {
     assert.deepEqual(contentTokens("The approvals were deployed by the teams"), ["approval", "deploy", "team"]);
     const zh = contentTokens("我们的数据库是什么");
