@@ -58,13 +58,12 @@ export class ScopeQueue {
     const held = leases && decides ? () => leases.hold(name, task) : () => task(unfenced);
     const changed = this.changed;
     // A failed task may have stored part of its work (a batch's audit, an import's first chunks): told all the same, as an unknown change.
-    const tell = (change: ScopeChange | null): Promise<void> => (changed as NonNullable<typeof changed>)(name, change).catch(() => undefined);
     const told =
       changed && decides
         ? () =>
             held().then(
-              (done) => tell(describe ? describe(done) : null).then(() => done),
-              (err: unknown) => tell(null).then(() => Promise.reject(err)),
+              (done) => changed(name, describe ? describe(done) : null).then(() => done, () => done),
+              (err: unknown) => changed(name, null).then(() => Promise.reject(err), () => Promise.reject(err)),
             )
         : held;
     const next = Promise.all(before).then(told);

@@ -1,4 +1,4 @@
-import { searchText, type MemoryRecord, type TurnRecord } from "../core/model/memory.js";
+import { fullTextOf, type MemoryRecord, type TurnRecord } from "../core/model/memory.js";
 import { memoryEntities } from "../core/text/entities.js";
 import { indexText } from "../core/text/tokens.js";
 
@@ -18,7 +18,7 @@ export function memoryDocument(record: MemoryRecord): Record<string, unknown> {
     valid_until: record.validUntil,
     created_at: record.createdAt,
     // Subject words are searchable too: "deploy target" finds memories about it.
-    fts: indexText(`${searchText(record)} ${record.subject.startsWith("third-party:") ? "" : record.subject}`),
+    fts: indexText(fullTextOf(record)),
     entities: memoryEntities(record).join(" "),
     doc: JSON.stringify(record),
   };

@@ -73,6 +73,11 @@ export function searchText(m: Pick<MemoryRecord, "content" | "context">): string
   return m.context ? `${m.content} (${m.context})` : m.content;
 }
 
+/** What full text indexes of a memory: its search text and its subject, unless that only says who else it is about. */
+export function fullTextOf(m: Pick<MemoryRecord, "content" | "context" | "subject">): string {
+  return m.subject.startsWith("third-party:") ? searchText(m) : `${searchText(m)} ${m.subject}`;
+}
+
 export const TURN_STATUSES = ["active", "redacted"] as const;
 export type TurnStatus = (typeof TURN_STATUSES)[number];
 

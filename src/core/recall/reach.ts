@@ -1,4 +1,4 @@
-import { searchText, type MemoryRecord } from "../model/memory.js";
+import { fullTextOf, type MemoryRecord } from "../model/memory.js";
 import { memoryEntities } from "../text/entities.js";
 import { contentTokens } from "../text/tokens.js";
 import { cosine } from "../text/vector.js";
@@ -40,13 +40,12 @@ export interface ScopeChange {
 
 /** The terms the full-text and name searches find a memory by (stores/documents.ts indexes the same). */
 export function searchTerms(record: MemoryRecord): string[] {
-  const subject = record.subject.startsWith("third-party:") ? "" : record.subject;
-  return [...new Set([...contentTokens(`${searchText(record)} ${subject}`), ...memoryEntities(record).map((e) => e.toLowerCase())])];
+  return [...new Set([...contentTokens(fullTextOf(record)), ...memoryEntities(record)])];
 }
 
-/** The terms a query searches by: its content tokens (full text) and the names it asks about (entity search). */
-export function queryTerms(query: string, named: readonly string[]): string[] {
-  return [...new Set([...contentTokens(query), ...named.map((e) => e.toLowerCase())])];
+/** The terms a query searches by: its content tokens (full text) and the names it asks about (entity search; names are lower case). */
+export function queryTerms(tokens: ReadonlySet<string>, named: readonly string[]): string[] {
+  return [...new Set([...tokens, ...named])];
 }
 
 const COSINE_SLACK = 1e-4;

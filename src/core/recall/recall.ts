@@ -170,7 +170,7 @@ export async function recallMemories(
   onReach?.({
     open: around !== null || usedFallback || result.length === 0,
     ids: [...new Set([...candidates.map((x) => x.c.record.id), ...replaced.map((c) => c.record.id), ...[...heads.values()].map((h) => h.id)])],
-    terms: queryTerms(params.query, named),
+    terms: queryTerms(q.tokens, named),
     vector: vectorBar === null ? null : q.vector,
     minCos: vectorBar ?? 1,
   });

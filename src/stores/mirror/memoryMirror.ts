@@ -8,8 +8,6 @@ import { Postings } from "./postings.js";
 interface Entry {
   record: MemoryRecord;
   vector: Float32Array;
-  /** The record's status, on the entry: entries share one shape, records parsed from the store do not, and the scan reads it for every memory. */
-  status: string;
   /** The last query vector scanned against this entry and its cosine (see searchByVector). */
   scanned: Float32Array | null;
   score: number;
@@ -84,9 +82,8 @@ export class MemoryMirror {
   searchByVector(vector: Float32Array, filter: MemoryFilter, limit: number): Array<Hit<MemoryRecord>> {
     if (limit <= 0) return [];
     const top: Array<{ e: Entry; score: number }> = [];
-    const matches = matcher(filter);
     for (const e of this.entriesOf(filter)) {
-      if (!matches(e)) continue;
+      if (!memoryMatches(e.record, filter)) continue;
       // Recall searches one vector under two filters (the temporal retriever's window), and the scan
       // is most of a search's cost: each entry keeps its cosine with the last vector it was scanned for.
       let score = e.score;
@@ -115,7 +112,7 @@ export class MemoryMirror {
   private set(record: MemoryRecord, vector: Float32Array, terms?: IndexedTerms): void {
     const had = this.entries.get(record.id);
     if (had) this.byScope.get(had.record.scope)?.delete(had);
-    const entry: Entry = { record, vector, status: record.status, scanned: null, score: 0 };
+    const entry: Entry = { record, vector, scanned: null, score: 0 };
     this.entries.set(record.id, entry);
     let scope = this.byScope.get(record.scope);
     if (!scope) this.byScope.set(record.scope, (scope = new Set()));
@@ -165,18 +162,6 @@ function dot(a: Float32Array, b: Float32Array): number {
   }
   for (; i < n; i++) s0 += (a[i] as number) * (b[i] as number);
   return s0 + s1 + s2 + s3;
-}
-
-/**
- * The filter as one function. Recall's usual filter is a scope (entriesOf reads it) and statuses: the
- * scan then checks only the status, not every field memoryMatches reads, for each of many thousand entries.
- */
-function matcher(filter: MemoryFilter): (e: Entry) => boolean {
-  const only = Object.entries(filter).every(([k, v]) => v === undefined || k === "scope" || k === "statuses");
-  if (!only) return (e) => memoryMatches(e.record, filter);
-  const statuses = filter.statuses ? new Set<string>(filter.statuses) : null;
-  // The scope is the set entriesOf() scanned; only a filter without one reads every scope.
-  return statuses === null ? () => true : (e) => statuses.has(e.status);
 }
 
 /** Higher score first; equal scores by id, so results never depend on the order memories were written. */

@@ -1,12 +1,13 @@
 import { strict as assert } from "node:assert";
 import { couldChange, queryTerms, type RecallReach } from "../../../src/core/recall/reach.js";
 import { fakeVector } from "../../helpers/fakes.js";
+import { contentTokenSet } from "../../../src/core/text/tokens.js";
 
 describe("recall reach: which changes can alter a kept answer", () => {
   const reach = (over: Partial<RecallReach> = {}): RecallReach => ({
     open: false,
     ids: ["m1", "m2"],
-    terms: queryTerms("Which port does the metrics gateway listen on?", ["Grafana"]),
+    terms: queryTerms(contentTokenSet("Which port does the metrics gateway listen on?"), ["grafana"]),
     vector: fakeVector("which port does the metrics gateway listen on"),
     minCos: 0.3,
     ...over,
