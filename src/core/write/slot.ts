@@ -67,7 +67,8 @@ const NAMES_OLD_VALUE: RegExp[] = [
   new RegExp(String.raw`\bno longer\s+(?:(?:uses?|using|on|in|at|runs? on|deploys? (?:to|on)|hosted on|with|has|have|is|are|called|named|prefers?)\s+)?(?:the\s+|a\s+)?${PHRASE}`, "iu"),
   new RegExp(String.raw`\bno more\s+(?:the\s+)?${PHRASE}`, "iu"),
   new RegExp(String.raw`\b(?:not|n't)\s+(?:(?:use|using|on|in)\s+)?(?:the\s+)?${PHRASE}\s+any\s?more\b`, "iu"),
-  new RegExp(String.raw`\binstead of\s+(?:the\s+|a\s+|an\s+)?${PHRASE}`, "iu"),
+  // A contrastive preposition naming what the value is put in the place of: "staging uses Caddy in place of nginx".
+  new RegExp(String.raw`\b(?:instead of|in place of|in lieu of)\s+(?:the\s+|a\s+|an\s+)?${PHRASE}`, "iu"),
   new RegExp(String.raw`\b(?:replaced|swapped|traded|ditched|dropped)\s+(?:the\s+|our\s+)?${PHRASE_UNTIL}\s+(?:with|for|in favou?r of)\b`, "iu"),
   new RegExp(String.raw`${PHRASE}\s+(?:(?:has|have|was|were|got|is|are)\s+(?:been\s+)?)(?:replaced|superseded|retired|dropped|gone|history|deprecated|decommissioned|phased out|sunset(?:ted)?)\b`, "iu"),
   new RegExp(String.raw`${PHRASE}\s+(?:is|are|was|were)\s+no longer\s+(?:needed|supported|maintained|running|the default|in use|used)\b`, "iu"),

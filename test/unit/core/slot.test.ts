@@ -44,6 +44,8 @@ describe("slots: the thing plus the attribute, values masked", () => {
       ["pnpm → bun for installs", "pnpm"],
       ["We no longer deploy on Heroku.", "heroku"],
       ["Indent with tabs instead of spaces.", "space"],
+      ["Staging terminates TLS with Caddy in place of nginx.", "nginx"],
+      ["Payroll is paid by transfer in lieu of cheques.", "cheque"],
       ["We replaced Jenkins with Buildkite.", "jenkin"],
       ["Sentry is no longer used for tracing.", "sentry"],
       ["构建从 Maven 改成了 Gradle。", "maven"],
