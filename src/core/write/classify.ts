@@ -1,5 +1,5 @@
 import type { MemoryType } from "../model/memory.js";
-import { announcesChange, correctsEarlier, oldValues } from "./slot.js";
+import { announcesChange, correctsEarlier, oldValues, progressFrame } from "./slot.js";
 
 /** Ordered cue lists: the first kind whose cue matches wins. Names are what tests and docs refer to. */
 const TASK_STATE = [
@@ -55,7 +55,7 @@ const FINISHED_STEP = /(?![好就太很真挺])[\u4e00-\u9fff](完|好)了|搞�
 /** Best-guess kind of a statement when the caller did not say. */
 export function classifyType(text: string): MemoryType {
   const changesValue = announcesChange(text) || oldValues(text).length > 0;
-  if (TASK_STATE.some((r) => r.test(text)) || ((FINISHED_STEP.test(text) || LABELLED_STATUS.some((r) => r.test(text))) && !changesValue)) return "task_state";
+  if (TASK_STATE.some((r) => r.test(text)) || progressFrame(text) !== null || ((FINISHED_STEP.test(text) || LABELLED_STATUS.some((r) => r.test(text))) && !changesValue)) return "task_state";
   if (PREFERENCE.some((r) => r.test(text))) return "preference";
   if (CONSTRAINT.some((r) => r.test(text))) return "constraint";
   // A statement naming the value it replaces states what holds now, not something that happened ("moved from A to B").

@@ -3,9 +3,10 @@ import type { MemoryRecord, MemorySource, MemoryType } from "../model/memory.js"
 import { unreadable, type Thresholds } from "../model/profiles.js";
 import { hasCjk, isMostlyCjk } from "../text/cjk.js";
 import { contentTokenSet, diceOf, lexicalSimilarity, tokenDifference } from "../text/tokens.js";
+import { withDigits } from "../text/numerals.js";
 import { cosine } from "../text/vector.js";
 import { isGenericSubject } from "./classify.js";
-import { announcesChange, correctsEarlier, holdsValue, keysDiffer, subjectNamesSlot, isAdditive, oldValues, progressFrame, sameLeadingThing, sameSlot, taskLabel, valueReplacedByPhrase, valueTokens } from "./slot.js";
+import { addsTo, announcesChange, correctsEarlier, holdsValue, keysDiffer, subjectNamesSlot, oldValues, progressFrame, sameLeadingThing, sameSlot, taskLabel, valueReplacedByPhrase, valueTokens } from "./slot.js";
 
 export interface Candidate {
   content: string;
@@ -31,9 +32,13 @@ export type Relation =
   | { kind: "superseded_by"; existing: MemoryRecord; reason: string }
   | { kind: "conflict"; existing: MemoryRecord; reason: string };
 
-/** A cue that the speaker is correcting or updating an earlier statement without naming its value ("now", "actually", "现在"). */
+/**
+ * A cue that the speaker is correcting or updating an earlier statement without naming its value ("now", "actually", "现在"),
+ * or says from when the new value holds: "effective the 3rd, refunds take five days", "as of Q3 the rota is weekly",
+ * or announces that something changed: "change of plan: the offsite is in Porto", "报销流程有调整：…".
+ */
 const UPDATE_CUE =
-  /\b(now|instead|anymore|actually|going forward|from now on|these days|nowadays|updated|new|never ?mind|scratch that|forget (it|that))\b|现在|目前|如今|从(今天|现在|本周|下周)(开始|起)|最新|新的|算了|还是|不.了/i;
+  /\b(now|instead|anymore|actually|going forward|from now on|these days|nowadays|updated|new|never ?mind|scratch that|forget (it|that))\b|\b(starting|effective|as of|beginning)\s+(from\s+)?(today|tomorrow|tonight|next|this|on|the\s+\d|\d|mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|q[1-4])|\bfrom\s+(the\s+)?\d{1,2}(st|nd|rd|th)?\s+(on|onwards?)\b|\b(change of plans?|plans? (have |has )?changed|there'?s been a change)\b|有(变化|变动|调整)|现在|目前|如今|从(今天|现在|本周|下周)(开始|起)|最新|新的|算了|还是|不.了/i;
 
 const NEGATION = /\b(not|never|no longer|don't|doesn't|isn't|aren't|won't|stop|stopped|instead of)\b|不|别|没有|停止|不再/i;
 
@@ -144,9 +149,12 @@ function newValueTokens(candidate: string, olds: string[][]): string[] {
 /**
  * Task state of one task is one slot: a status line's label ("Data import: …") named by the other
  * line too, the same thing named first (slot.ts sameLeadingThing), or a count against the same total
- * with a shared frame ("4 of 9 services" / "7 of 9 services").
+ * with a shared frame ("4 of 9 services" / "7 of 9 services"). When the two are close in meaning
+ * (topicClose), one shared frame word is enough for counts against the same total, however the rest
+ * is worded ("Invoice run: 120 of 400 sent" / "we're at two hundred of the 400 invoices now") —
+ * unless they name two items of a series ("wave 1" / "wave 2").
  */
-export function sameTask(a: string, b: string, frameSimilarity: number): boolean {
+export function sameTask(a: string, b: string, frameSimilarity: number, topicClose = false): boolean {
   const ta = contentTokenSet(a);
   const tb = contentTokenSet(b);
   const la = taskLabel(a);
@@ -155,7 +163,24 @@ export function sameTask(a: string, b: string, frameSimilarity: number): boolean
   if (sameLeadingThing(a, b)) return true;
   const pa = progressFrame(a);
   const pb = progressFrame(b);
-  return pa !== null && pb !== null && pa.total === pb.total && diceOf(pa.frame, pb.frame) >= frameSimilarity;
+  if (pa === null || pb === null || pa.total !== pb.total || seriesDiffer(a, b)) return false;
+  return diceOf(pa.frame, pb.frame) >= frameSimilarity || (topicClose && [...pa.frame].some((t) => pb.frame.has(t)));
+}
+
+/** Both name an item of one series by number, and the numbers differ: "wave 1" / "wave 2", "第一期" / "第二期", "Q3" / "Q4". */
+function seriesDiffer(a: string, b: string): boolean {
+  const sa = seriesItems(a);
+  const sb = seriesItems(b);
+  return [...sa].some(([word, n]) => sb.has(word) && sb.get(word) !== n);
+}
+
+function seriesItems(text: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const m of withDigits(text).matchAll(/\b([A-Za-z]+)[ -]?(\d+)\b(?!\s*(?:of|out of|\/|%))|第\s*(\d+)\s*([期批轮阶段])/gu)) {
+    if (m[1] !== undefined) out.set(m[1].toLowerCase(), m[2] as string);
+    else out.set(m[4] as string, m[3] as string);
+  }
+  return out;
 }
 
 /**
@@ -188,16 +213,19 @@ export function relate(candidate: Candidate, existing: MemoryRecord, existingVec
 
   // A task's last status ("Label: shipped", "Label: all done") is often read as a fact or an event; it is still that task's next state.
   // A status line that only says more ("Q1 done" → "Q1 and Q2 done") is still the next state of its task.
+  const topicClose = lexical ? lexicalSimilarity(candidate.content, existing.content) >= w.lexicalTopicWithCue : sim >= t.namedValueTopic;
   const saysMore = changed || tokenDifference(candidate.content, existing.content).onlyA.length > 0 || addsNumber(candidate.content, existing.content);
-  if (existing.type === "task_state" && saysMore && taskLabel(candidate.content) !== null && sameTask(candidate.content, existing.content, w.taskFrameSimilarity)) {
+  if (existing.type === "task_state" && saysMore && taskLabel(candidate.content) !== null && sameTask(candidate.content, existing.content, w.taskFrameSimilarity, topicClose)) {
     return { kind: "supersedes", existing, reason: "a newer status of that task", continuesTask: candidate.type !== "task_state" };
   }
   // The other way round: the existing status line ("Archive scan: 3,100 files done") was read as a fact.
-  if (candidate.type === "task_state" && existing.type !== "task_state" && saysMore && taskLabel(existing.content) !== null && sameTask(candidate.content, existing.content, w.taskFrameSimilarity)) {
+  if (candidate.type === "task_state" && existing.type !== "task_state" && saysMore && taskLabel(existing.content) !== null && sameTask(candidate.content, existing.content, w.taskFrameSimilarity, topicClose)) {
     return { kind: "supersedes", existing, reason: "a newer status of that task" };
   }
-  if (candidate.type === "event" || existing.type === "event") return null;
-  if (candidate.type === "task_state" && existing.type === "task_state" && !changed && saysMore && sameTask(candidate.content, existing.content, w.taskFrameSimilarity)) {
+  // Events are history and never contradict one another; an event that announces a change ("the clinic moved to
+  // Elm Street on Monday", "上周把报销审批改成线上了") is also the new value of the standing memory it changes.
+  if (existing.type === "event" || (candidate.type === "event" && !announcesChange(candidate.content))) return null;
+  if (candidate.type === "task_state" && existing.type === "task_state" && !changed && saysMore && sameTask(candidate.content, existing.content, w.taskFrameSimilarity, topicClose)) {
     return { kind: "supersedes", existing, reason: "a newer status of that task" };
   }
   if (correctsEarlier(candidate.content) && candidate.now - existing.confirmedAt <= w.correctionWindowMs && sim >= (lexical ? w.correctionSimilarityLexical : t.namedValueTopic)) {
@@ -209,15 +237,15 @@ export function relate(candidate: Candidate, existing: MemoryRecord, existingVec
   if (!changed) return null;
   if (!sameType) {
     // A change announced in so many words ("switched", "换成") crosses a classifier's type guess; nothing else does.
-    const announced = announcesChange(candidate.content) && !isAdditive(candidate.content) && sharesAttribute(candidate.content, existing.content);
+    const announced = announcesChange(candidate.content) && !addsTo(candidate.content, existing.content) && sharesAttribute(candidate.content, existing.content);
     const close = sim >= (lexical ? w.topicSimilarityCjk : t.topicSimilarity) || lexicalSimilarity(candidate.content, existing.content) >= w.lexicalTopicWithCue;
     return announced && close ? { kind: "supersedes", existing, reason: `same topic (similarity ${sim.toFixed(2)}), announced as a change` } : null;
   }
   // Progress goes on: "the tiles are done too" is the next state of the renovation, not a second task.
-  if (candidate.type === "task_state" && sameTask(candidate.content, existing.content, w.taskFrameSimilarity)) {
+  if (candidate.type === "task_state" && sameTask(candidate.content, existing.content, w.taskFrameSimilarity, topicClose)) {
     return { kind: "supersedes", existing, reason: "a newer status of that task" };
   }
-  if (isAdditive(candidate.content)) return null;
+  if (addsTo(candidate.content, existing.content)) return null;
   if ((candidate.validUntil === null) !== (existing.validUntil === null)) return null;
   if (keysDiffer(candidate.content, existing.content)) return null;
 

@@ -1,4 +1,5 @@
 import { CJK_RUN, hasCjk } from "../text/cjk.js";
+import { withDigits } from "../text/numerals.js";
 import { contentTokens } from "../text/tokens.js";
 
 /**
@@ -17,9 +18,10 @@ const CHANGE_VERB =
 
 /** Words that put a statement next to earlier ones rather than in their place. */
 // "second" as an ordinal, not the unit ("a second region", not "100 requests per second"); "同时" opening a clause
-// ("同时，…"), not inside a word ("同时在线" is "concurrently online"); "又" adding, not "again" before a change ("又涨到 9 元").
+// ("同时，…"), not inside a word ("同时在线" is "concurrently online"); "又" adding, not "again" before a change ("又涨到 9 元");
+// "还" adding ("还买了一台"), not "still" or "rather" ("还在排队", "还是周五").
 const ADDITIVE =
-  /\b(also|too|as well|another|additionally|in addition|besides|alongside|on top of|plus|extra)\b|(?<!\bper\s|\bevery\s|\d\s?|\d-)\bsecond\b(?!s)|另外|也|还(?!没|是|不|有点|挺|好|行|可以)[\u4e00-\u9fff]|额外|(?:^|[，,。；;：:]\s*)同时|此外|又(?!涨|跌|降|升|改|换|变|调|回|提|延|缩|迁|搬|坏|挂|崩)/i;
+  /\b(also|too|as well|another|additionally|in addition|besides|alongside|on top of|plus|extra)\b|(?<!\bper\s|\bevery\s|\d\s?|\d-)\bsecond\b(?!s)|另外|也|还(?!没|是|不|在|有点|挺|好|行|可以)[\u4e00-\u9fff]|额外|(?:^|[，,。；;：:]\s*)同时|此外|又(?!涨|跌|降|升|改|换|变|调|回|提|延|缩|迁|搬|坏|挂|崩)/i;
 
 /**
  * A correction of what the speaker just said opens with a retraction and gives the right value:
@@ -51,6 +53,32 @@ export function isAdditive(text: string): boolean {
   return ADDITIVE.test(text) && oldValues(text).length === 0;
 }
 
+/**
+ * Clauses of a message: a comma, a semicolon, a sentence end or a "so / because / but" that opens a
+ * consequence or a reason starts another one.
+ */
+function clausesOf(text: string): string[] {
+  return text
+    .split(/[,;:!?，；：。！？\n]+|\.(?=\s|$)|\s+(?=(?:so|because|since|but|and then)\b)|\s[-–—]\s/iu)
+    .map((c) => c.trim())
+    .filter((c) => c.length > 0);
+}
+
+/**
+ * Is a message an addition to an existing statement: the additive word must sit in a clause about
+ * what that statement says, not in an aside of a long message ("the standup moved to 10, so we get
+ * an extra half hour of focus", "周会改到周四了，大家都还在适应" add nothing to the standup's old time).
+ * A message with one clause, or none about the statement, is judged whole.
+ */
+export function addsTo(text: string, existing: string): boolean {
+  if (!isAdditive(text)) return false;
+  const clauses = clausesOf(text);
+  if (clauses.length < 2) return true;
+  const held = new Set(contentTokens(existing));
+  const about = clauses.filter((c) => contentTokens(c).some((t) => held.has(t)));
+  return about.length === 0 || about.some((c) => ADDITIVE.test(c));
+}
+
 const PHRASE = String.raw`([\p{L}\p{N}][\p{L}\p{N}._+#/-]*(?:\s+[\p{L}\p{N}][\p{L}\p{N}._+#/-]*){0,3})`;
 /** The shortest phrase before a word that ends it ("replaced Redux Toolkit with Zustand for state": not "Redux Toolkit with Zustand"). */
 const PHRASE_UNTIL = PHRASE.replace("{0,3})", "{0,3}?)");
@@ -76,6 +104,9 @@ const NAMES_OLD_VALUE: RegExp[] = [
   // A correction that opens by rejecting the old value: "nope, not Tuesday — the demo is Wednesday", "sorry, not 4G: the plan has 5G".
   new RegExp(String.raw`^\W*(?:(?:[Oo]ops|[Ss]orry|[Nn]o|[Nn]ope|[Ww]ait|[Aa]ctually|[Cc]orrection)[,!:]?\s+)*[Nn]ot\s+(?:the\s+|a\s+|an\s+|on\s+|at\s+|in\s+)?(?=[\p{Lu}\d"'\x60])${PHRASE_UNTIL}\s*[,;:—–-]`, "u"),
   new RegExp(String.raw`(?:从|由)${CJK_PHRASE}(?:换成|改成|改为|改用|换到|切换到|切到|迁移到|迁到|升级到|降级到|转到|挪到|变成|调整为|调整到|改到)`, "u"),
+  // "不" + a verb + its object + a sentence-final "了" is a stopped state, the object the value left behind:
+  // "不走中通了", "不用 Trello 了", "不在三楼上课了".
+  new RegExp(String.raw`不(?:用|走|找|在|选|订|交给|发给)\s*([A-Za-z0-9._+#/-]+(?:\s+[A-Za-z0-9._+#/-]+){0,2}|[\u4e00-\u9fff]{2,6}?)\s*[\u4e00-\u9fff]?了`, "u"),
   // "不再" + a verb, with the preposition it takes: "不再交给外包", "不再由运维审批", "不再走海运".
   new RegExp(String.raw`不再(?:使用|采用|[\u4e00-\u9fff](?:在|到|于|给|由)?)${CJK_PHRASE}`, "u"),
   // A contrast that rejects a value: "the sync runs hourly, not daily", "用 UTC 而不是北京时间", "是周三不是周二".
@@ -239,11 +270,20 @@ export function taskLabel(text: string): string[] | null {
   return null;
 }
 
+/** Measure words that count units of work in Chinese: items, sheets, rows, weeks, chapters, episodes, rounds, rooms, batches. */
+const COUNTED = "个张条项份台排周章节集期轮间栋套箱件单批";
+
 /** A count against a total ("7 of 12 screens", "7/12", "完成 7/12"): progress of one task keeps its total and its unit. */
-export function progressFrame(text: string): { total: string; frame: Set<string> } | null {
-  const m = text.match(/(\d+)\s*(?:of|out of|\/|／)\s*(?:the\s+)?(\d+)/i) ?? text.match(/(\d+)\s*(?:个|项|张|条)?\s*[，,]?\s*(?:共|总共|一共)\s*(\d+)/);
-  // Chinese puts the total first: "10 个类目迁完 7 个".
-  const zh = m ? null : text.match(/(\d+)\s*[个张条项份台][^，。,]{0,16}?(\d+)\s*[个张条项份台]/);
+export function progressFrame(written: string): { total: string; frame: Set<string> } | null {
+  // However the count is written: "eleven of the 30 crates", "四十排".
+  const text = withDigits(written);
+  // A few words may stand between the count and its total: "down to 87 unread, out of the 200 sent".
+  const m =
+    text.match(/(\d+)\s*(?:of|out of|\/|／)\s*(?:the\s+)?(\d+)/i) ??
+    text.match(/(\d+)(?:\s+[\p{L}-]+){1,3}?,?\s+out of\s+(?:the\s+)?(?:same\s+|total\s+|whole\s+)?(\d+)/iu) ??
+    text.match(/(\d+)\s*(?:个|项|张|条)?\s*[，,]?\s*(?:共|总共|一共)\s*(\d+)/);
+  // Chinese puts the total first: "10 个类目迁完 7 个", "共 30 集剪完第 12 集".
+  const zh = m ? null : text.match(new RegExp(String.raw`(\d+)\s*[${COUNTED}][^，。,]{0,16}?(\d+)\s*[${COUNTED}]`, "u"));
   if (!m && !zh) return null;
   const total = m ? (m[2] ?? "") : (zh?.[1] ?? "");
   const frame = new Set([...slotTokens(text)].filter((t) => !/\d/.test(t)));
@@ -288,7 +328,7 @@ export function sameLeadingThing(a: string, b: string): boolean {
  * ("the payments service", "用户的车") holds many attributes.
  */
 const ATTRIBUTE_NOUN =
-  /\b(location|place|path|url|address|host|port|endpoint|version|method|strategy|policy|format|style|convention|owner|maintainer|name|language|framework|provider|vendor|channel|schedule|time|day|date|deadline|cadence|frequency|limit|quota|size|timeout|target|default|setting|plan|tier|price|pricing|cost|currency|region|theme|font|status|level|mode|preference|choice)s?\s*$|(方式|方法|地址|位置|路径|端口|版本|策略|格式|风格|规范|负责人|名称|名字|语言|框架|渠道|时间|日期|期限|截止|频率|上限|价格|费用|套餐|主题|字体|状态|等级|模式|偏好|供应商|服务商)\s*$/iu;
+  /\b(location|place|path|url|address|host|port|endpoint|version|method|strategy|policy|format|style|convention|owner|maintainer|name|language|framework|provider|vendor|channel|schedule|time|day|date|deadline|cadence|frequency|limit|quota|size|timeout|target|default|setting|plan|tier|price|pricing|cost|currency|region|theme|font|status|level|mode|preference|choice|venue|meeting point|spot)s?\s*$|(方式|方法|地址|地点|集合点|起点|终点|位置|路径|端口|版本|策略|格式|风格|规范|负责人|名称|名字|语言|框架|渠道|时间|日期|期限|截止|频率|上限|价格|费用|套餐|主题|字体|状态|等级|模式|偏好|供应商|服务商)\s*$/iu;
 
 /** The caller's subject names an attribute of a thing, so one subject is one slot. */
 export function subjectNamesSlot(subject: string): boolean {
