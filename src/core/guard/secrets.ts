@@ -244,6 +244,30 @@ function adjacentValue(text: string, from: number): { start: number; end: number
   return isCredentialValue(v.value, "", "password", false, false) ? { start: v.start, end: v.end } : null;
 }
 
+/**
+ * How someone spells a value out piece by piece: letter case, "then", "followed by", "加上", "后面跟".
+ * Examples, in no case file: "the PIN is a capital Q followed by lark77", "密码是小写 kite 后面跟 5599 再加个井号".
+ */
+const SPELLING = /\b(?:capital|upper\s*case|lower\s*case|all\s+caps|followed\s+by|then|plus|and\s+then|with\s+an?\s+(?:exclamation|hash|at|dollar|underscore))\b|大写|小写|加上|再加|后面跟|后面加|然后是|接着是|跟着/i;
+
+/**
+ * A password spelled out in parts after its join ("…is a capital Q followed by lark77"): the parts
+ * are the secret though no single word after the join is. The sentence up to its end is the span.
+ */
+function spelledInParts(text: string, from: number, tail: string): { start: number; end: number } | null {
+  const sentence = tail.slice(0, /[\n。！？!?]|\.(?:\s|$)/.exec(tail)?.index ?? tail.length);
+  const join = /^\s*(?:is|was|=|:|：|是|为)\s*/i.exec(sentence);
+  if (!join) return null;
+  const spelled = sentence.slice(join[0].length);
+  // The spelling starts right after the join with a letter's case: "is a capital Q…", "是大写M…" — not "is then stored in…".
+  const opens = /^(?:(?:a|an|the)\s+)?(?:capital|upper\s?case|lower\s?case|small|大写|小写)(?:\s+letter)?\s*(?:的\s*)?(?:(?<![A-Za-z])[A-Za-z0-9](?![A-Za-z-])|[A-Za-z]+\s*(?:后面跟|后面加|加上|再加|followed\s+by|then|plus)\s*\d)/i.test(spelled) && SPELLING.test(spelled);
+  if (!opens) return null;
+  const mixed = /(?<![A-Za-z0-9])(?=[A-Za-z0-9]*[A-Za-z])(?=[A-Za-z0-9]*\d)[A-Za-z0-9]{4,}(?![A-Za-z0-9])/.exec(spelled);
+  const parts = /[A-Za-z]{3,}/.test(spelled) && /\d{2,}/.test(spelled);
+  if (!(mixed && !isVersionOrAlgorithm(mixed[0])) && !parts) return null;
+  return { start: from + join[0].length, end: from + sentence.length };
+}
+
 /** The value right after a join: a quoted string, or the next run of non-space (ASCII only after Chinese). */
 function valueAt(text: string, at: number): { start: number; end: number; value: string; quoted: boolean } | null {
   const rest = text.slice(at);
@@ -300,7 +324,7 @@ function credentialValues(text: string): SecretSpan[] {
       const naming = /^\s*(?:id|ids|name|alias|label|fingerprint|version|prefix|hint|number|用户名|名称|编号)\b/i.test(window);
       const found = naming
         ? randomAfterJoin(text, from, window, joins)
-        : (valueAfterJoin(text, from, window, joins, cls, inChinese) ?? (cls === "password" ? adjacentValue(text, from) : null));
+        : (valueAfterJoin(text, from, window, joins, cls, inChinese) ?? (cls === "password" ? (adjacentValue(text, from) ?? spelledInParts(text, from, tail)) : null));
       if (found) out.push({ ...found, kind: cls === "password" ? "password" : "credential value" });
     }
   };

@@ -143,7 +143,9 @@ export async function recallMemories(
   const kindFavoured = favourAnswerKind(q.text, passing.map(({ c }) => c.record.content), await focusedRelevance(ctx, q, passing), ctx.config.recall.answerKindBonus);
   const relevance = withTimeAndNames(ctx, kindFavoured, passing.map(({ c }) => c.record), askedSpan, named);
   for (const [i, { c, parts }] of passing.entries()) {
-    scored.push(toRecalled(ctx, c.record, (relevance[i] as number) * aboutWhomTheQueryAsks(c.record.content, q), now, access, parts.wordsOnly ? "full-text" : "fused"));
+    const whom = aboutWhomTheQueryAsks(c.record.content, q);
+    if (whom === 0) continue;
+    scored.push(toRecalled(ctx, c.record, (relevance[i] as number) * whom, now, access, parts.wordsOnly ? "full-text" : "fused"));
   }
   const fullBoost = new Map(scored.map((m) => [m, m.factors.accessBoost]));
   const boostOf = (m: RecalledMemory): number => fullBoost.get(m) ?? 0;
@@ -300,16 +302,30 @@ async function focusedRelevance(ctx: EngineContext, q: QueryFeatures, passing: C
 /** How much of its relevance a fact about someone else keeps when the query does not name that person. */
 const OTHER_PERSON_DISCOUNT = 0.85;
 
+/** The question names a person the fact names ("what should I get Ines?" for "the user's sister Ines is vegan"). */
+function namesSomeoneIn(content: string, q: QueryFeatures): boolean {
+  for (const m of content.matchAll(/(?<=\S\s+)\p{Lu}[\p{Ll}'’-]+/gu)) {
+    const words = contentTokens(m[0]);
+    if (words.length > 0 && words.every((t) => q.tokens.has(t))) return true;
+  }
+  return false;
+}
+
+/** A question in the first person asks about the speaker or the speaker's own team: "which gym do I go to?", "我们用哪个打印服务？". */
+const FIRST_PERSON = /\b(i|me|my|mine|we|us|our|ours)\b|我|咱/i;
+
 /**
  * A fact about someone the speaker names by relation answers questions that name them: "my cousin
  * drives a Tesla" is no answer to "what car do I drive?", though it shares every other word, while
- * "what does my cousin drive?" finds it in full. It only reorders: the floor already let it through.
+ * "what does my cousin drive?" finds it in full. A question in the first person that does not name
+ * them asks about the speaker, so the fact is left out (0); any other question only ranks it lower.
  */
 function aboutWhomTheQueryAsks(content: string, q: QueryFeatures): number {
   const party = thirdParty(content);
   if (party === null) return 1;
   const named = q.zh ? q.text.includes(party) : contentTokens(party).every((t) => q.tokens.has(t));
-  return named ? 1 : OTHER_PERSON_DISCOUNT;
+  if (named || namesSomeoneIn(content, q)) return 1;
+  return FIRST_PERSON.test(q.text) ? 0 : OTHER_PERSON_DISCOUNT;
 }
 
 /** Stable re-order: candidates that add no source turn beyond better-ranked ones go to the back. */

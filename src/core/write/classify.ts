@@ -16,6 +16,9 @@ const TASK_STATE = [
   // A total and the share done, Chinese order: "8 个接口已经对完 5 个", "12 张表迁了 9 张".
   /\d+\s*[个张条项份台][^，。,]{0,16}?\d+\s*[个张条项份台]/,
   /第\s*\d+\s*步|已完成|进行中|还剩|进度|还没|尚未|\d+\s*[/／]\s*\d+|卡在|等待|待审|在等/,
+  // How far through a sequence: "finished week 7 of the plan", "done with chapter 4", "练完第九周", "剪到第 12 集".
+  /\b(finished|completed|done with|through|wrapped|up to|reached)\s+(week|chapter|episode|lesson|module|level|stage|day|unit|round|sprint)\s+\d+\b/i,
+  /[完到]\s*第\s*[\d一二两三四五六七八九十百]+\s*[周章集课关轮天期讲节]/,
 ];
 
 /**
@@ -67,10 +70,14 @@ const THIRD_PARTY_EN =
   /^(?:[A-Za-z]+,?\s+)?(my|our|the user'?s)\s+(friend|friends|colleague|coworker|co-worker|wife|husband|partner|brother|sister|mom|mother|dad|father|boss|manager|neighbou?r|son|daughter|cousin|roommate|teammate|kids?|parents?)\b/i;
 const THIRD_PARTY_ZH = /^(?:[^，。]{0,4})?(?:我|用户)(的)?(朋友|同事|老婆|老公|妻子|丈夫|哥哥|姐姐|弟弟|妹妹|妈妈|爸爸|父母|领导|老板|邻居|孩子|儿子|女儿|室友|同学)/;
 
-/** The person a statement is about when that is someone the speaker names by relation ("my cousin …", "the user's boss …", "我邻居…"), or null. */
+// Someone named by where they sit or live relative to the speaker: "对门的刘阿姨", "楼下张老板", "隔壁组的小陈".
+const NEARBY_PERSON_ZH = /^(?:隔壁|对门|楼上|楼下|邻座)(?:班|组|部门|公司)?的?([\u4e00-\u9fff]{1,3}?(?:老师|同事|同学|阿姨|叔叔|大哥|大姐|老板|师傅|医生)|小[\u4e00-\u9fff]|老[\u4e00-\u9fff])/;
+
+/** The person a statement is about when that is someone the speaker names by relation ("my cousin …", "the user's boss …", "我邻居…", "隔壁王老师…"), or null. */
 export function thirdParty(text: string): string | null {
   const third = text.match(THIRD_PARTY_EN) ?? text.match(THIRD_PARTY_ZH);
-  return third ? (third[2] ?? third[0]).toLowerCase() : null;
+  if (third) return (third[2] ?? third[0]).toLowerCase();
+  return text.match(NEARBY_PERSON_ZH)?.[1] ?? null;
 }
 
 /** Who or what a statement is about: a third party, the speaker ("user"), or the project. */

@@ -38,7 +38,7 @@ export const DROP_RULES: Array<{ name: string; test: (s: string, t: RuleThreshol
     test: (s, t) =>
       /^(hi|hello|hey|hiya|good (morning|afternoon|evening|night)|morning|thanks|thank you|thx|cheers|bye|goodbye|see you|take care|congrats|congratulations|you'?re (the best|welcome|awesome))\b[^.]{0,30}[.!]*$/i.test(s) ||
       /^(haha+|lol|ok(ay)?|sure|great|nice|cool|awesome|wow|yay|sounds good|no problem|no worries|got it|yeah|yes|yep|right|oh)\b[^.]{0,15}[.!]*$/i.test(s) ||
-      /^(早上好|上午好|下午好|晚上好|你好|您好|谢谢|多谢|感谢|哈哈|好的|好吧|嗯|不客气|再见|拜拜|辛苦了)/.test(s) ||
+      /^(早上好|上午好|下午好|晚上好|你好|您好|谢谢|多谢|感谢|哈哈|好的|好吧|嗯|不客气|再见|拜拜|辛苦[了啦咯啊])/.test(s) ||
       // Thanks or praise for the help itself: "thank you so much, that did it", "太感谢了", "你真是帮了大忙".
       /^(太|非常|真是?|十分|万分)(感谢|谢谢)|^你(真是|真|太)(帮了?[大不少]?忙|厉害|棒)|^(you'?re|you are) (a )?(lifesaver|life saver|legend|star|genius)\b/i.test(s) ||
       // A short line that ends in thanks closes the exchange: "that's all for now, thanks!", "就这些，多谢".
@@ -102,6 +102,8 @@ export const DROP_RULES: Array<{ name: string; test: (s: string, t: RuleThreshol
       /^(haha+|hehe+|lol|lmao|ugh+|argh+|phew|sigh|meh|welp|yikes|oof|omg)\b/i.test(s) ||
       /[,;—–-]\s*(ugh+|lol|lmao|haha+|sigh|meh|oof)[.!…]*$/i.test(s) ||
       /^(唉|哎|哈哈+|呵呵|呃|嗐|哎呀|天哪)[，,！!。…\s]/.test(s) ||
+      // A sigh needs no comma in Chinese: "唉又下雨", "嗐这破网".
+      /^(唉|嗐)[\u4e00-\u9fff]/.test(s) ||
       // A repeated cry opens an outburst: "啊啊啊又崩了", "呜呜呜".
       /^(啊|呜|嗷){2,}/.test(s),
   },
@@ -110,7 +112,9 @@ export const DROP_RULES: Array<{ name: string; test: (s: string, t: RuleThreshol
     name: "sign-off",
     test: (s) =>
       /\b(call(ing)? it a (day|night)|that'?s (it|all|enough|everything)( from me)? for (the )?(day|today|now|tonight|this week)|(pick|picking) (this|it) (back )?up (tomorrow|later|on monday|next week)|(talk|speak|catch you) (tomorrow|later|soon)|signing off|logging off)\b/i.test(s) ||
-      /(先到这(儿|里)|今天就到这|明天再(说|弄|看|继续)|回头再(说|聊|看)|(一会儿?|待会儿?|等会儿?|晚点|晚些)再(说|聊|看)|下次再(聊|说))/.test(s),
+      /(先到这(儿|里)|今天就到这|明天再(说|弄|看|继续)|回头再(说|聊|看)|(一会儿?|待会儿?|等会儿?|晚点|晚些)再(说|聊|看)|下次再(聊|说))/.test(s) ||
+      // Putting the talk off until something is over ends the exchange: "开完会再聊", "吃完饭再说吧", "that's all for now".
+      /(先这样|就这样)(吧|啦|了)?[，,～~！!。]|[\u4e00-\u9fff]{1,4}再(聊|说)(吧|啦|哈|哦)?[～~！!。.\s]*$/.test(s),
   },
   {
     // How the speaker is or where they are for now, not who they are: "I'm knackered today", "on the bus, bad signal", "心情不好", "在地铁上".
@@ -119,10 +123,22 @@ export const DROP_RULES: Array<{ name: string; test: (s: string, t: RuleThreshol
       /\b(i'?m|i am|i feel|feeling|the user is|the user feels)\s+(so\s+|really\s+|completely\s+|totally\s+|a bit\s+|kind of\s+|pretty\s+)?(tired|exhausted|wiped out|knackered|sleepy|stressed|swamped|grumpy|cranky|annoyed|frustrated|bored|hungry|sick|ill|under the weather|in a (bad|good|foul) mood|on (a|the) (train|bus|plane|flight|subway|tube|metro|road)|at (the )?(station|gym|dentist|doctor'?s|airport))\b/i.test(s) ||
       /\b(bad|patchy|spotty|flaky) (signal|connection|wifi|wi-fi|reception)\b/i.test(s) ||
       /\b(long|rough|tough|crazy|hectic|exhausting|brutal|slow) (day|week|morning|night|shift)\b|\bhalf asleep\b|\b(jet-?lagged|hungover|burnt out|drained)\b/i.test(s) ||
+      // The day summed up as a feeling: "yet another day of back-to-back calls", "又是加班到半夜的一天".
+      /\b(yet )?another (\w+ )?day of\b/i.test(s) ||
+      /又是[^。，,！!]{1,14}的一(天|周|晚)/.test(s) ||
       // A mishap happening as the speaker types: "the toddler just knocked my tea over", "my laptop just died".
       /\bjust\s+(spilled|spilt|knocked|dropped|tipped|fell|woke|died|crashed on me)\b/i.test(s) ||
       /(心情|情绪)(特别|非常|很|有点|不太|好|太|真|超|挺|蛮)?(差|糟|不好|低落|烦)|(有点|好|太|很|特别|真)(累|困|饿|冷|热|闷)|(累|困|冷|热|饿|气|急|烦)死(了|我了)|冻僵|(在|正在)(机场|车站|医院|路上|排队)|不想干|(在|坐)(地铁|高铁|公交|火车|飞机|出租车|车)上|信号(不好|不太好|很差|时断时续)|网络(不好|很差|时断时续)/.test(s),
-  },  {
+  },
+  {
+    // Thinking aloud is not a decision, and the speaker says so: "just spitballing here", "nothing is settled", "我就是瞎想想".
+    // The English markers are fixed idioms of the closed class of musing ("thinking out loud" cannot be reworded and stay the idiom).
+    name: "thinking aloud",
+    test: (s) =>
+      /\b(thinking (out loud|aloud)|(just )?(brainstorming|spitballing|musing)|just an idea|nothing'?s (decided|settled|final)|nothing is (decided|settled|final))\b/i.test(s) ||
+      /(随便|瞎)想想|只是(个|一个)?(想法|设想)|还只是(个)?想法/.test(s),
+  },
+  {
     name: "preamble",
     test: (s) =>
       /^(quick (overview|note|summary|update)|here'?s (a|the|some) (quick )?(overview|summary|rundown|context)|handing over\b.{0,40}|some context|for context|background)[^.]{0,30}[.:!]?$/i.test(s) ||
@@ -150,7 +166,7 @@ function standalone(unit: string, speaker: string | null, t: RuleThresholds): st
 }
 
 /** Gate rules that say a sentence carries nothing to look up later (a question or a request may still hold a detail). */
-const NOISE_RULES = new Set(["greeting or thanks", "small talk", "momentary remark", "interruption", "return", "next step in the conversation", "around the speaker", "interjection", "sign-off", "passing state", "too short"]);
+const NOISE_RULES = new Set(["greeting or thanks", "small talk", "momentary remark", "interruption", "return", "next step in the conversation", "around the speaker", "interjection", "sign-off", "passing state", "thinking aloud", "too short"]);
 
 /**
  * A turn that is only noise — chit-chat, interruptions, passing states, or retracted — is not
@@ -225,11 +241,14 @@ const CONTINUATION = /^(it|this|that|they|these|those|he|she|which|so|and|but|be
  */
 /**
  * A retraction takes back what the speaker just said: "scratch that, it was my cache", "no wait, ignore
- * me", "算了，没事了". The sentences before it in the turn are dropped; the sentence holding it stays
+ * me", "算了，没事了" — or asks that it not be kept: "pls don't put any of this down", "这段先别记". The
+ * sentences before it in the turn are dropped; the sentence holding it stays
  * only when what follows the retraction is a new decision ("forget it, we'll keep the monthly
  * billing"), not the problem going away ("it's fine now", "好了").
  */
-const RETRACTION = /\b(never ?mind|nevermind|forget (it|that|about it)|forget (what|everything) (i|we) (just )?(said|asked|wrote|mentioned|typed|sent|pasted)|scratch that|ignore (that|me|what i (just )?(said|asked))|disregard (that|my last)|nvm|false alarm)\b|算了|没事了|当我没说|别管了|不用了|(先)?不(用|必)?(查|看|弄|管|找)了/giu;
+/** A request that what was said not be kept: what follows it in the sentence is a reason, never a new decision. */
+const DONT_KEEP = /\b(?:don'?t|do not|no need to)\s+(?:write|jot|note|put)\s+(?:that|this|it|any of (?:that|this))\s+down\b|\boff the record\b|(?:先)?(?:别|不要|不用)记(?!错|得|住)(?:下来)?/iu;
+const RETRACTION = new RegExp(String.raw`\b(never ?mind|nevermind|forget (it|that|about it)|forget (what|everything) (i|we) (just )?(said|asked|wrote|mentioned|typed|sent|pasted)|scratch that|ignore (that|me|what i (just )?(said|asked))|disregard (that|my last)|nvm|false alarm)\b|算了|没事了|当我没说|别管了|不用了|(先)?不(用|必)?(查|看|弄|管|找)了|${DONT_KEEP.source}`, "giu");
 // The problem went away or was put off: "it's fine now", "I figured it out", "got it going", "回头再说", "不用查快递了".
 const RESOLVED =
   /^\W*(oh,?\s*)?(it|that|this|everything|all)?\s*('?s|is|was)?\s*(works?|working|fine|ok|okay|good|sorted|fixed|resolved|back)\b|\b(works|working|fixed|sorted|resolved) (now|itself|again)\b|\b(sorted|figured|worked|straightened)\s+(it|that|this|things)\s+out\b|\b(fixed|solved|sorted)\s+(it|that|this)\b|\bgot (it|that) (working|going|sorted)\b|好了|没事|没问题|能用了|可以了|正常了|搞定了|解决了|不(用|必|需要)?(查|找|看|弄|管)[\u4e00-\u9fff]{0,4}了|再说/iu;
@@ -253,7 +272,12 @@ function afterRetraction(sentences: string[], t: RuleThresholds): string[] {
   const marks = [...sentence.matchAll(RETRACTION)];
   const end = marks.length > 0 ? (marks[marks.length - 1]!.index ?? 0) + marks[marks.length - 1]![0].length : 0;
   const rest = sentence.slice(end).replace(/^[\s,，、.。:：;；!！…-]+/u, "");
-  const decision = rest.replace(/[\s\p{P}]/gu, "").length >= t.minStatementChars && !RESOLVED.test(rest) && !POINTS_BACK.test(rest) && !EXCUSE.test(rest);
+  const decision =
+    !DONT_KEEP.test(marks[marks.length - 1]?.[0] ?? "") &&
+    rest.replace(/[\s\p{P}]/gu, "").length >= t.minStatementChars &&
+    !RESOLVED.test(rest) &&
+    !POINTS_BACK.test(rest) &&
+    !EXCUSE.test(rest);
   return [...(decision ? [sentence] : []), ...sentences.slice(last + 1)];
 }
 

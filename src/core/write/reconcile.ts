@@ -6,7 +6,7 @@ import { contentTokenSet, diceOf, lexicalSimilarity, tokenDifference } from "../
 import { withDigits } from "../text/numerals.js";
 import { cosine } from "../text/vector.js";
 import { isGenericSubject } from "./classify.js";
-import { addsTo, announcesChange, correctsEarlier, holdsValue, keysDiffer, subjectNamesSlot, oldValues, progressFrame, sameLeadingThing, sameSlot, taskLabel, valueReplacedByPhrase, valueTokens } from "./slot.js";
+import { announcesChange, isAdditive, correctsEarlier, holdsValue, keysDiffer, subjectNamesSlot, oldValues, progressFrame, sameLeadingThing, sameSlot, taskLabel, valueReplacedByPhrase, valueTokens } from "./slot.js";
 
 export interface Candidate {
   content: string;
@@ -19,6 +19,25 @@ export interface Candidate {
   now: number;
   /** The values the statement says it replaces, read once per write (slot.ts oldValues); undefined: read them here. */
   oldValues?: string[][];
+  /** The clauses of a long message that announces a change, each embedded (writer.ts clausesToEmbed); absent otherwise. */
+  clauses?: Array<{ content: string; vector: Float32Array }>;
+}
+
+/** A message that announces a change or carries an update cue: its clauses may be compared one by one. */
+export function announcesUpdate(text: string): boolean {
+  return UPDATE_CUE.test(text) || announcesChange(text);
+}
+
+/**
+ * How close a message comes to a memory on topic: the whole message, or its closest clause when the
+ * message is long and says several things ("the countertop's going to be sintered stone in the end,
+ * the designer says it handles heat, price is about the same" is, in its first clause, about the countertop).
+ * Only topic tests read it; a restatement needs the whole message to match.
+ */
+function topicSimilarity(candidate: Candidate, existing: MemoryRecord, existingVector: Float32Array, whole: number, t: Thresholds): number {
+  let best = whole;
+  for (const c of candidate.clauses ?? []) best = Math.max(best, pairSimilarity(c, { content: existing.content, vector: existingVector }, t));
+  return best;
 }
 
 export type Relation =
@@ -154,17 +173,32 @@ function newValueTokens(candidate: string, olds: string[][]): string[] {
  * is worded ("Invoice run: 120 of 400 sent" / "we're at two hundred of the 400 invoices now") —
  * unless they name two items of a series ("wave 1" / "wave 2").
  */
-export function sameTask(a: string, b: string, frameSimilarity: number, topicClose = false): boolean {
+export function sameTask(a: string, b: string, frameSimilarity: number, topicClose = false, veryClose = false): boolean {
   const ta = contentTokenSet(a);
   const tb = contentTokenSet(b);
   const la = taskLabel(a);
   const lb = taskLabel(b);
   if ((la && la.every((t) => tb.has(t))) || (lb && lb.every((t) => ta.has(t)))) return true;
+  // Two status lines labelled with two different tasks are two tasks, however alike the rest ("Frontend tests: 40 of 50" / "Backend tests: 30 of 50").
+  if (la && lb) return false;
   if (sameLeadingThing(a, b)) return true;
+  if (seriesDiffer(a, b)) return false;
+  // Two status reports as close in meaning as a restatement, on no two items of a series, report on one task ("瓷砖铺完两个房间" / "砖一共贴完四个房间了").
+  if (veryClose) return true;
   const pa = progressFrame(a);
   const pb = progressFrame(b);
-  if (pa === null || pb === null || pa.total !== pb.total || seriesDiffer(a, b)) return false;
+  if (pa === null || pb === null || pa.total !== pb.total) return false;
   return diceOf(pa.frame, pb.frame) >= frameSimilarity || (topicClose && [...pa.frame].some((t) => pb.frame.has(t)));
+}
+
+/** Two status lines labelled with tasks neither of which the other names. */
+export function labelsDiffer(a: string, b: string): boolean {
+  const la = taskLabel(a);
+  const lb = taskLabel(b);
+  if (!la || !lb) return false;
+  const ta = contentTokenSet(a);
+  const tb = contentTokenSet(b);
+  return !la.every((t) => tb.has(t)) && !lb.every((t) => ta.has(t));
 }
 
 /** Both name an item of one series by number, and the numbers differ: "wave 1" / "wave 2", "第一期" / "第二期", "Q3" / "Q4". */
@@ -176,7 +210,7 @@ function seriesDiffer(a: string, b: string): boolean {
 
 function seriesItems(text: string): Map<string, string> {
   const out = new Map<string, string>();
-  for (const m of withDigits(text).matchAll(/\b([A-Za-z]+)[ -]?(\d+)\b(?!\s*(?:of|out of|\/|%))|第\s*(\d+)\s*([期批轮阶段])/gu)) {
+  for (const m of withDigits(text).matchAll(/\b([A-Za-z]+)[ -]?(\d+)\b(?!\s*(?:of|out of)\s+(?:the\s+)?\d|\s*[/%])|第\s*(\d+)\s*([期批轮阶段])/gu)) {
     if (m[1] !== undefined) out.set(m[1].toLowerCase(), m[2] as string);
     else out.set(m[4] as string, m[3] as string);
   }
@@ -214,18 +248,21 @@ export function relate(candidate: Candidate, existing: MemoryRecord, existingVec
   // A task's last status ("Label: shipped", "Label: all done") is often read as a fact or an event; it is still that task's next state.
   // A status line that only says more ("Q1 done" → "Q1 and Q2 done") is still the next state of its task.
   const topicClose = lexical ? lexicalSimilarity(candidate.content, existing.content) >= w.lexicalTopicWithCue : sim >= t.namedValueTopic;
+  // Only two status reports may be judged one task by closeness alone.
+  const bothTasks = candidate.type === "task_state" && existing.type === "task_state";
+  const veryClose = bothTasks && !lexical && sim >= t.topicSimilarity;
   const saysMore = changed || tokenDifference(candidate.content, existing.content).onlyA.length > 0 || addsNumber(candidate.content, existing.content);
-  if (existing.type === "task_state" && saysMore && taskLabel(candidate.content) !== null && sameTask(candidate.content, existing.content, w.taskFrameSimilarity, topicClose)) {
+  if (existing.type === "task_state" && saysMore && taskLabel(candidate.content) !== null && sameTask(candidate.content, existing.content, w.taskFrameSimilarity, topicClose, veryClose)) {
     return { kind: "supersedes", existing, reason: "a newer status of that task", continuesTask: candidate.type !== "task_state" };
   }
   // The other way round: the existing status line ("Archive scan: 3,100 files done") was read as a fact.
-  if (candidate.type === "task_state" && existing.type !== "task_state" && saysMore && taskLabel(existing.content) !== null && sameTask(candidate.content, existing.content, w.taskFrameSimilarity, topicClose)) {
+  if (candidate.type === "task_state" && existing.type !== "task_state" && saysMore && taskLabel(existing.content) !== null && sameTask(candidate.content, existing.content, w.taskFrameSimilarity, topicClose, veryClose)) {
     return { kind: "supersedes", existing, reason: "a newer status of that task" };
   }
   // Events are history and never contradict one another; an event that announces a change ("the clinic moved to
   // Elm Street on Monday", "上周把报销审批改成线上了") is also the new value of the standing memory it changes.
   if (existing.type === "event" || (candidate.type === "event" && !announcesChange(candidate.content))) return null;
-  if (candidate.type === "task_state" && existing.type === "task_state" && !changed && saysMore && sameTask(candidate.content, existing.content, w.taskFrameSimilarity, topicClose)) {
+  if (candidate.type === "task_state" && existing.type === "task_state" && !changed && saysMore && sameTask(candidate.content, existing.content, w.taskFrameSimilarity, topicClose, veryClose)) {
     return { kind: "supersedes", existing, reason: "a newer status of that task" };
   }
   if (correctsEarlier(candidate.content) && candidate.now - existing.confirmedAt <= w.correctionWindowMs && sim >= (lexical ? w.correctionSimilarityLexical : t.namedValueTopic)) {
@@ -237,15 +274,16 @@ export function relate(candidate: Candidate, existing: MemoryRecord, existingVec
   if (!changed) return null;
   if (!sameType) {
     // A change announced in so many words ("switched", "换成") crosses a classifier's type guess; nothing else does.
-    const announced = announcesChange(candidate.content) && !addsTo(candidate.content, existing.content) && sharesAttribute(candidate.content, existing.content);
-    const close = sim >= (lexical ? w.topicSimilarityCjk : t.topicSimilarity) || lexicalSimilarity(candidate.content, existing.content) >= w.lexicalTopicWithCue;
+    const announced = announcesChange(candidate.content) && !isAdditive(candidate.content) && sharesAttribute(candidate.content, existing.content);
+    const close = topicSimilarity(candidate, existing, existingVector, sim, t) >= (lexical ? w.topicSimilarityCjk : t.topicSimilarity) || lexicalSimilarity(candidate.content, existing.content) >= w.lexicalTopicWithCue;
     return announced && close ? { kind: "supersedes", existing, reason: `same topic (similarity ${sim.toFixed(2)}), announced as a change` } : null;
   }
   // Progress goes on: "the tiles are done too" is the next state of the renovation, not a second task.
-  if (candidate.type === "task_state" && sameTask(candidate.content, existing.content, w.taskFrameSimilarity, topicClose)) {
+  if (candidate.type === "task_state" && sameTask(candidate.content, existing.content, w.taskFrameSimilarity, topicClose, veryClose)) {
     return { kind: "supersedes", existing, reason: "a newer status of that task" };
   }
-  if (addsTo(candidate.content, existing.content)) return null;
+  if (isAdditive(candidate.content)) return null;
+  if (bothTasks && labelsDiffer(candidate.content, existing.content)) return null;
   if ((candidate.validUntil === null) !== (existing.validUntil === null)) return null;
   if (keysDiffer(candidate.content, existing.content)) return null;
 
@@ -260,7 +298,7 @@ export function relate(candidate: Candidate, existing: MemoryRecord, existingVec
   }
   const topicThreshold = lexical ? w.topicSimilarityCjk : t.topicSimilarity;
   // With a cue, shared words are evidence of the same topic too ("lint the Python code with Flake8" → "switched to Ruff for linting the Python code").
-  const sameTopic = sim >= topicThreshold || lexicalSimilarity(candidate.content, existing.content) >= w.lexicalTopicWithCue;
+  const sameTopic = topicSimilarity(candidate, existing, existingVector, sim, t) >= topicThreshold || lexicalSimilarity(candidate.content, existing.content) >= w.lexicalTopicWithCue;
   const cued = (UPDATE_CUE.test(candidate.content) || announcesChange(candidate.content)) && sameTopic && sharesAttribute(candidate.content, existing.content);
   if (!slot && !restatement && !cued) return null;
 

@@ -11,10 +11,11 @@ import { contentTokens } from "../text/tokens.js";
 
 /**
  * Words that announce a change without naming what it replaces; in Chinese also a verb with a
- * resultative 到/成 right before a number ("票价涨到 12 元", "小组缩成 3 人").
+ * resultative 到/成 right before a number ("票价涨到 12 元", "小组缩成 3 人"), but not a verb that only
+ * says something got done ("完成 3 个", "达成 2 项").
  */
 const CHANGE_VERB =
-  /[\u4e00-\u9fff](?:到|成)了?\s*(?=\d|(?:早上|上午|中午|下午|晚上|凌晨)?[一二两三四五六七八九十百千万]+(?:点|个|天|分钟|小时|元|块|人|%))|\b(switch(ed|ing)?|mov(ed|ing)|migrat(ed|ing)|chang(ed|ing)|replac(ed|ing)|swapp?(ed|ing)?|upgrad(ed|ing)|downgrad(ed|ing)|convert(ed|ing)|renam(ed|ing)|port(ed|ing)|transition(ed|ing)|went)\b|换成|改成|改为|改用|换了|换到|切换|迁移|升级|降级|替换|取代|替代|改到|转到|挪到/i;
+  /(?![完达组形构])[\u4e00-\u9fff](?:到|成)了?\s*(?=\d|(?:早上|上午|中午|下午|晚上|凌晨)?[一二两三四五六七八九十百千万]+(?:点|个|天|分钟|小时|元|块|人|%))|\b(switch(ed|ing)?|mov(ed|ing)|migrat(ed|ing)|chang(ed|ing)|replac(ed|ing)|swapp?(ed|ing)?|upgrad(ed|ing)|downgrad(ed|ing)|convert(ed|ing)|renam(ed|ing)|port(ed|ing)|transition(ed|ing)|went)\b|换成|改成|改为|改用|换了|换到|切换|迁移|升级|降级|替换|取代|替代|改到|转到|挪到/i;
 
 /** Words that put a statement next to earlier ones rather than in their place. */
 // "second" as an ordinal, not the unit ("a second region", not "100 requests per second"); "同时" opening a clause
@@ -48,35 +49,34 @@ export function announcesChange(text: string): boolean {
   return false;
 }
 
-/** "also / as well / 另外 / 也": an addition, unless it also names what it replaces. */
-export function isAdditive(text: string): boolean {
-  return ADDITIVE.test(text) && oldValues(text).length === 0;
-}
 
 /**
  * Clauses of a message: a comma, a semicolon, a sentence end or a "so / because / but" that opens a
  * consequence or a reason starts another one.
  */
-function clausesOf(text: string): string[] {
+export function clausesOf(text: string): string[] {
   return text
     .split(/[,;:!?，；：。！？\n]+|\.(?=\s|$)|\s+(?=(?:so|because|since|but|and then)\b)|\s[-–—]\s/iu)
     .map((c) => c.trim())
     .filter((c) => c.length > 0);
 }
 
+/** A clause that gives a consequence, a reason or an aside: "so …", "because …", "所以…", "这样…". */
+const ASIDE = /^(?:so|because|since|which|meaning|that way|so that|as a result|所以|因为|这样|于是|免得|省得|结果)\b|^(?:所以|因为|这样|于是|免得|省得|结果)/iu;
+
+/** An addition that gives the new total is the new value of the count: "two more vans arrived, that makes 9", "又招了两个，现在一共七个人". */
+const NEW_TOTAL = /\b(?:that makes|which makes|bringing (?:it|us|the total) to|brings (?:it|us|the total) to|(?:for )?a total of|in total (?:now|that'?s)|now \d+ in total)\b|(?:现在|目前)?(?:一共|总共|合计)(?:是|有)?\s*[\d一二两三四五六七八九十百千万]+/i;
+
 /**
- * Is a message an addition to an existing statement: the additive word must sit in a clause about
- * what that statement says, not in an aside of a long message ("the standup moved to 10, so we get
- * an extra half hour of focus", "周会改到周四了，大家都还在适应" add nothing to the standup's old time).
- * A message with one clause, or none about the statement, is judged whole.
+ * "also / as well / 另外 / 也": an addition, unless it also names what it replaces, gives the new total,
+ * or announces a change in so many words ("we also switched the cache to Valkey"), or the additive word
+ * sits only in a consequence or a reason, which adds nothing to the value the message gives ("the
+ * standup moved to 10, so we get an extra half hour of focus", "周会改到周四了，这样大家也能多睡会儿").
  */
-export function addsTo(text: string, existing: string): boolean {
-  if (!isAdditive(text)) return false;
+export function isAdditive(text: string): boolean {
+  if (!ADDITIVE.test(text) || oldValues(text).length > 0 || NEW_TOTAL.test(text) || announcesChange(text)) return false;
   const clauses = clausesOf(text);
-  if (clauses.length < 2) return true;
-  const held = new Set(contentTokens(existing));
-  const about = clauses.filter((c) => contentTokens(c).some((t) => held.has(t)));
-  return about.length === 0 || about.some((c) => ADDITIVE.test(c));
+  return clauses.length < 2 || clauses.some((c) => ADDITIVE.test(c) && !ASIDE.test(c));
 }
 
 const PHRASE = String.raw`([\p{L}\p{N}][\p{L}\p{N}._+#/-]*(?:\s+[\p{L}\p{N}][\p{L}\p{N}._+#/-]*){0,3})`;
@@ -252,7 +252,8 @@ export function valueReplacedByPhrase(newer: string, older: string): boolean {
 }
 
 /** Generic heads that label a status line without naming the task ("Update:", "Status:", "进展："). */
-const GENERIC_LABEL = /^(update|status|progress|note|fyi|heads up|quick update|status update|progress update|更新|进展|进度|状态|汇报|备注)$/i;
+// A discourse opener before a colon introduces the message, whatever it is about: "quick one on the vans:", "FYI re payroll:".
+const GENERIC_LABEL = /^(update|status|progress|note|fyi|heads up|quick update|status update|progress update|更新|进展|进度|状态|汇报|备注)$|^(?:quick (?:one|note|q)|fyi|heads[- ]up|psa|btw|small thing)\s+(?:on|about|re|for|regarding)\b/i;
 
 /** The task a status line is about: the label before a colon ("Data import: 40% done" → "data import"), without words that only say it is a status. */
 export function taskLabel(text: string): string[] | null {

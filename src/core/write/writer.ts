@@ -1,5 +1,5 @@
 import type { EngineContext } from "../context.js";
-import { embedOne, thresholdsOf } from "../context.js";
+import { thresholdsOf } from "../context.js";
 import { searchText, type AuditEntry, type Layer, type MemoryRecord, type MemorySource, type MemoryType } from "../model/memory.js";
 import type { Hit } from "../ports.js";
 import { unreadable, type Thresholds } from "../model/profiles.js";
@@ -7,10 +7,11 @@ import { classifyType, inferSubject } from "./classify.js";
 import type { FieldsVerdict } from "../guard/index.js";
 import { guardWrite } from "./guardWrite.js";
 import { llmDecide, type LlmJudgement, type LlmVerdict } from "./llmDecide.js";
-import { pairSimilarity, relate, type Candidate, type Relation } from "./reconcile.js";
-import { isAdditive, oldValues } from "./slot.js";
+import { announcesUpdate, pairSimilarity, relate, type Candidate, type Relation } from "./reconcile.js";
+import { clausesOf, isAdditive, oldValues } from "./slot.js";
+import { takesSide } from "./settle.js";
 import { stillHeld } from "../model/lastKnown.js";
-import { lexicalSimilarity } from "../text/tokens.js";
+import { contentTokenSet, lexicalSimilarity } from "../text/tokens.js";
 import { parseValidUntil } from "./validity.js";
 import type { WriteAction } from "../model/writeActions.js";
 import { replaceTargets, supersededByCaller } from "./replaces.js";
@@ -105,6 +106,15 @@ export interface PreparedWrite {
   /** Null when the guard refused the content (nothing is embedded or stored). */
   record: MemoryRecord | null;
   vector: Float32Array | null;
+  /** See Candidate.clauses. */
+  clauses?: Array<{ text: string; vector: Float32Array }>;
+}
+
+/** Clauses worth embedding on their own: those of a message of several that announces a change (at most four, each saying something). */
+function clausesToEmbed(text: string): string[] {
+  if (!announcesUpdate(text)) return [];
+  const clauses = clausesOf(text).filter((c) => contentTokenSet(c).size >= 2);
+  return clauses.length >= 2 ? clauses.slice(0, 4) : [];
 }
 
 /**
@@ -117,7 +127,12 @@ export async function prepareWrite(ctx: EngineContext, req: WriteRequest, embedd
   if (verdict.kind === "secret") return { req, verdict, now, record: null, vector: null };
   const record = newRecord(ctx, req, now);
   const text = searchText(record);
-  return { req, verdict, now, record, vector: embedded?.text === text ? embedded.vector : await embedOne(ctx, text) };
+  const clauses = clausesToEmbed(record.content);
+  const reuse = embedded?.text === text;
+  const vectors = await ctx.embedder.embed(reuse ? clauses : [text, ...clauses]);
+  const vector = reuse ? embedded.vector : vectors.shift();
+  if (!vector) throw new Error("embedder returned no vector");
+  return { req, verdict, now, record, vector, ...(clauses.length > 0 ? { clauses: clauses.map((c, i) => ({ text: c, vector: vectors[i] as Float32Array })) } : {}) };
 }
 
 /**
@@ -156,7 +171,7 @@ async function decideWrite(ctx: WriteContext, prepared: PreparedWrite, replaced:
   const t = thresholdsOf(ctx);
   const olds = oldValues(record.content);
   const nearby = await neighbours(ctx, record, vector, now, olds, t);
-  const candidate: Candidate = { ...record, vector, now, oldValues: olds };
+  const candidate: Candidate = { ...record, vector, now, oldValues: olds, ...(prepared.clauses ? { clauses: prepared.clauses.map((c) => ({ content: c.text, vector: c.vector })) } : {}) };
   const found = nearby.flatMap((hit) => {
     const rel = relate(candidate, hit.record, hit.vector, ctx.config, t);
     return rel ? [{ rel, similarity: pairSimilarity({ content: record.content, vector }, { content: hit.record.content, vector: hit.vector }, t) }] : [];
@@ -168,10 +183,15 @@ async function decideWrite(ctx: WriteContext, prepared: PreparedWrite, replaced:
 
   if (relations.length === 0) addsTo(ctx, record, vector, nearby, t);
   const duplicate = relations.find((r) => r.kind === "duplicate");
+  const settled = await settledConflicts(ctx, record, vector, nearby, relations, t);
   if (duplicate) {
     const existing = duplicate.existing;
+    // A restatement of one side of a conflict settles it for that side: the memory restated replaces the other.
+    const losers = settled.filter((s) => s.side.id === existing.id).map((s) => s.other);
     const updated: MemoryRecord = {
       ...existing,
+      conflictsWith: existing.conflictsWith.filter((id) => !losers.some((l) => l.id === id)),
+      supersedes: union(existing.supersedes, losers.map((l) => l.id)),
       confidence: Math.max(existing.confidence, record.confidence),
       confirmCount: existing.confirmCount + 1,
       confirmedAt: now,
@@ -181,8 +201,8 @@ async function decideWrite(ctx: WriteContext, prepared: PreparedWrite, replaced:
       sourceRefs: union(existing.sourceRefs, record.sourceRefs),
       tags: union(existing.tags, record.tags),
     };
-    await ctx.store.updateMemories([updated]);
-    await audit(ctx, "write", req.scope, [existing.id], record.sourceTurns, "restatement: existing memory confirmed");
+    await ctx.store.updateMemories([updated, ...losers.map((l) => lostConflict(l, existing.id, now))]);
+    await audit(ctx, "write", req.scope, [existing.id, ...losers.map((l) => l.id)], record.sourceTurns, losers.length > 0 ? "restatement: existing memory confirmed; settled its conflict" : "restatement: existing memory confirmed");
     return { id: existing.id, action: "duplicate", reason: `restates memory ${existing.id}`, flagged: false, supersedes: [], conflictsWith: [], memory: updated, decidedBy, ...llmFallback };
   }
 
@@ -208,6 +228,16 @@ async function decideWrite(ctx: WriteContext, prepared: PreparedWrite, replaced:
       changed.push({ ...rel.existing, supersedes: union(rel.existing.supersedes, [record.id]), updatedAt: now });
       reasons.push(rel.reason);
     }
+  }
+
+  for (const { side, other } of settled) {
+    if (record.status !== "active" || changed.some((c) => c.id === other.id)) continue;
+    record.supersedes.push(other.id);
+    changed.push(lostConflict(other, record.id, now));
+    const sideNow = changed.find((c) => c.id === side.id);
+    if (sideNow) sideNow.conflictsWith = sideNow.conflictsWith.filter((id) => id !== other.id);
+    else changed.push({ ...side, conflictsWith: side.conflictsWith.filter((id) => id !== other.id), updatedAt: now });
+    reasons.push("settles a reported conflict: takes the side of the memory it agrees with");
   }
 
   await ctx.store.putMemories([{ record, vector }]);
@@ -247,6 +277,42 @@ function addsTo(ctx: WriteContext, record: MemoryRecord, vector: Float32Array, n
     if (similarity >= topic && (!best || similarity > best.similarity)) best = { content: hit.record.content, similarity };
   }
   if (best) record.context = best.content;
+}
+
+/** The losing side of a settled conflict: replaced by the side the later statement took. */
+function lostConflict(other: MemoryRecord, winner: string, now: number): MemoryRecord {
+  return { ...other, status: "superseded", supersededBy: winner, statusReason: "a later statement took the other side of the reported conflict", updatedAt: now };
+}
+
+/**
+ * A reported conflict stays open until a later statement takes one side (settle.ts takesSide): "the
+ * producers went with X", "定了周四，周二那版作废". The side not taken is then replaced. Only a memory in
+ * conflict that is close to the statement (the bar a named old value uses) is considered, and never one
+ * the statement already replaces.
+ */
+async function settledConflicts(
+  ctx: WriteContext,
+  record: MemoryRecord,
+  vector: Float32Array,
+  nearby: Array<Hit<MemoryRecord>>,
+  relations: Relation[],
+  t: Thresholds,
+): Promise<Array<{ side: MemoryRecord; other: MemoryRecord }>> {
+  const replaced = new Set(relations.filter((r) => r.kind === "supersedes").map((r) => r.existing.id));
+  const out: Array<{ side: MemoryRecord; other: MemoryRecord }> = [];
+  for (const hit of nearby) {
+    const side = hit.record;
+    if (side.conflictsWith.length === 0 || replaced.has(side.id)) continue;
+    const lexical = unreadable(record.content, t) || unreadable(side.content, t);
+    const similarity = lexical ? lexicalSimilarity(record.content, side.content) : pairSimilarity({ content: record.content, vector }, { content: side.content, vector: hit.vector }, t);
+    if (similarity < (lexical ? ctx.config.write.topicSimilarityCjk : t.namedValueTopic)) continue;
+    const others = await ctx.store.getMemories(side.conflictsWith.filter((id) => !replaced.has(id)));
+    for (const other of others) {
+      if (other.status !== "active" || out.some((o) => o.other.id === other.id || o.side.id === other.id)) continue;
+      if (takesSide(record.content, side.content, other.content)) out.push({ side, other });
+    }
+  }
+  return out;
 }
 
 /** The record becomes the task state it continues: working memory, with the task's validity unless the statement or the caller gave one (newRecord already read the statement's). */
