@@ -43,9 +43,16 @@ export function chineseNumeral(text: string): number | null {
 export function withDigits(text: string): string {
   let out = text;
   if (EN_NUMBER_WORD.test(out)) {
-    const doc = nlp(out);
-    doc.numbers().toNumber();
-    out = doc.text();
+    // Read each side of "of" apart: together compromise takes "sixty-two of 112" for the fraction 0.554.
+    out = out
+      .split(/(\s+(?:out\s+)?of\s+)/i)
+      .map((part, i) => {
+        if (i % 2 === 1 || !EN_NUMBER_WORD.test(part)) return part;
+        const doc = nlp(part);
+        doc.numbers().toNumber();
+        return doc.text();
+      })
+      .join("");
   }
   return out.replace(ZH_NUMERAL, (whole, ordinal: string | undefined, numeral: string) => {
     const n = chineseNumeral(numeral);

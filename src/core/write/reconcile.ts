@@ -6,7 +6,7 @@ import { contentTokenSet, diceOf, lexicalSimilarity, tokenDifference } from "../
 import { withDigits } from "../text/numerals.js";
 import { cosine } from "../text/vector.js";
 import { isGenericSubject } from "./classify.js";
-import { announcesChange, isAdditive, correctsEarlier, holdsValue, keysDiffer, subjectNamesSlot, oldValues, progressFrame, sameLeadingThing, sameSlot, taskLabel, valueReplacedByPhrase, valueTokens } from "./slot.js";
+import { announcesChange, isAdditive, correctsEarlier, holdsValue, keysDiffer, subjectNamesSlot, numberedAttribute, oldValues, progressFrame, sameLeadingThing, sameSlot, taskLabel, valueReplacedByPhrase, valueTokens } from "./slot.js";
 
 export interface Candidate {
   content: string;
@@ -54,10 +54,11 @@ export type Relation =
 /**
  * A cue that the speaker is correcting or updating an earlier statement without naming its value ("now", "actually", "现在"),
  * or says from when the new value holds: "effective the 3rd, refunds take five days", "as of Q3 the rota is weekly",
+ * "from Monday the lab opens at 8",
  * or announces that something changed: "change of plan: the offsite is in Porto", "报销流程有调整：…".
  */
 const UPDATE_CUE =
-  /\b(now|instead|anymore|actually|going forward|from now on|these days|nowadays|updated|new|never ?mind|scratch that|forget (it|that))\b|\b(starting|effective|as of|beginning)\s+(from\s+)?(today|tomorrow|tonight|next|this|on|the\s+\d|\d|mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|q[1-4])|\bfrom\s+(the\s+)?\d{1,2}(st|nd|rd|th)?\s+(on|onwards?)\b|\b(change of plans?|plans? (have |has )?changed|there'?s been a change)\b|有(变化|变动|调整)|现在|目前|如今|从(今天|现在|本周|下周)(开始|起)|最新|新的|算了|还是|不.了/i;
+  /\b(now|instead|anymore|actually|going forward|from now on|these days|nowadays|updated|new|never ?mind|scratch that|forget (it|that))\b|\b(starting|effective|as of|beginning)\s+(from\s+)?(today|tomorrow|tonight|next|this|on|the\s+\d|\d|mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|q[1-4])|\bfrom\s+(the\s+)?\d{1,2}(st|nd|rd|th)?\s+(on|onwards?)\b|(?:^|[,;.:!?]\s*|\b(?:and|but|so)\s+)from\s+(today|tomorrow|tonight|next\s+\w+|this\s+(?:week|month|sprint|quarter)|mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?\b(?!['’])|\b(change of plans?|plans? (have |has )?changed|there'?s been a change)\b|有(变化|变动|调整)|现在|目前|如今|从(今天|现在|本周|下周)(开始|起)|最新|新的|算了|还是|不.了/i;
 
 const NEGATION = /\b(not|never|no longer|don't|doesn't|isn't|aren't|won't|stop|stopped|instead of)\b|不|别|没有|停止|不再/i;
 
@@ -135,8 +136,9 @@ function addsNumber(candidate: string, existing: string): boolean {
   return numbersIn(candidate).some((n) => !held.has(n));
 }
 
+/** Numbers however written: "sixty-two of 112" holds 62 as "62 of 112" does. */
 function numbersIn(text: string): string[] {
-  return text.match(/\d+(?:[.,]\d+)*/g) ?? [];
+  return withDigits(text).match(/\d+(?:[.,]\d+)*/g) ?? [];
 }
 
 /** The new statement names a value the existing memory holds ("from A to B", "no longer A", "从A换成B"), and does not restate the new one there. */
@@ -287,7 +289,7 @@ export function relate(candidate: Candidate, existing: MemoryRecord, existingVec
   if ((candidate.validUntil === null) !== (existing.validUntil === null)) return null;
   if (keysDiffer(candidate.content, existing.content)) return null;
 
-  const slot = sameSlot(candidate.content, existing.content) ?? (subjectsSpecific && subjectNamesSlot(existing.subject) ? { common: [existing.subject] } : null);
+  const slot = sameSlot(candidate.content, existing.content) ?? numberedAttribute(candidate.content, existing.content) ?? (subjectsSpecific && subjectNamesSlot(existing.subject) ? { common: [existing.subject] } : null);
   const restatement = sim >= (lexical ? w.restatementSimilarityLexical : t.restatementSimilarity);
   // Two close statements with different values said within the tie window: maybe one slot, maybe two
   // attributes — too close to call, so both stay and the conflict is reported ("when unsure, keep both and say so").

@@ -18,11 +18,13 @@ const CHANGE_VERB =
   /(?![完达组形构])[\u4e00-\u9fff](?:到|成)了?\s*(?=\d|(?:早上|上午|中午|下午|晚上|凌晨)?[一二两三四五六七八九十百千万]+(?:点|个|天|分钟|小时|元|块|人|%))|\b(switch(ed|ing)?|mov(ed|ing)|migrat(ed|ing)|chang(ed|ing)|replac(ed|ing)|swapp?(ed|ing)?|upgrad(ed|ing)|downgrad(ed|ing)|convert(ed|ing)|renam(ed|ing)|port(ed|ing)|transition(ed|ing)|went)\b|换成|改成|改为|改用|换了|换到|切换|迁移|升级|降级|替换|取代|替代|改到|转到|挪到/i;
 
 /** Words that put a statement next to earlier ones rather than in their place. */
+// "too" adds only where it closes its clause, maybe before a time word ("the mobile app reads it too.", "Lisbon has one too
+// these days"); before any other word it is a degree ("too slow", "too many tickets").
 // "second" as an ordinal, not the unit ("a second region", not "100 requests per second"); "同时" opening a clause
 // ("同时，…"), not inside a word ("同时在线" is "concurrently online"); "又" adding, not "again" before a change ("又涨到 9 元");
 // "还" adding ("还买了一台"), not "still" or "rather" ("还在排队", "还是周五").
 const ADDITIVE =
-  /\b(also|too|as well|another|additionally|in addition|besides|alongside|on top of|plus|extra)\b|(?<!\bper\s|\bevery\s|\d\s?|\d-)\bsecond\b(?!s)|另外|也|还(?!没|是|不|在|有点|挺|好|行|可以)[\u4e00-\u9fff]|额外|(?:^|[，,。；;：:]\s*)同时|此外|又(?!涨|跌|降|升|改|换|变|调|回|提|延|缩|迁|搬|坏|挂|崩)/i;
+  /\b(also|as well|another|additionally|in addition|besides|alongside|on top of|plus|extra)\b|\btoo\b(?=(?:\s+(?:now|now too|these days|nowadays|today|again|since \w+))?\s*(?:[.,;!?)]|$))|(?<!\bper\s|\bevery\s|\d\s?|\d-)\bsecond\b(?!s)|另外|也|还(?!没|是|不|在|有点|挺|好|行|可以)[\u4e00-\u9fff]|额外|(?:^|[，,。；;：:]\s*)同时|此外|又(?!涨|跌|降|升|改|换|变|调|回|提|延|缩|迁|搬|坏|挂|崩)/i;
 
 /**
  * A correction of what the speaker just said opens with a retraction and gives the right value:
@@ -96,7 +98,12 @@ const NAMES_OLD_VALUE: RegExp[] = [
   new RegExp(String.raw`\bno more\s+(?:the\s+)?${PHRASE}`, "iu"),
   new RegExp(String.raw`\b(?:not|n't)\s+(?:(?:use|using|on|in)\s+)?(?:the\s+)?${PHRASE}\s+any\s?more\b`, "iu"),
   // A contrastive preposition naming what the value is put in the place of: "staging uses Caddy in place of nginx".
-  new RegExp(String.raw`\b(?:instead of|in place of|in lieu of)\s+(?:the\s+|a\s+|an\s+)?${PHRASE}`, "iu"),
+  new RegExp(String.raw`\b(?:instead of|in place of|in lieu of|rather than)\s+(?:the\s+|a\s+|an\s+)?${PHRASE}`, "iu"),
+  // A value ruled out in so many words: "the Lisbon option's been scrapped", "Vendor B fell through", "Friday won't work for the client".
+  // "off the table" and "a no-go" are fixed idioms of rejection: their words cannot vary.
+  new RegExp(String.raw`${PHRASE}(?:['’]s|\s+(?:is|are|was|were|has|have|got))(?:\s+been)?\s+(?:now\s+)?(?:off the table|ruled out|scrapped|axed|canned|cancell?ed|a no-go|out of the (?:picture|running))\b`, "iu"),
+  new RegExp(String.raw`${PHRASE}\s+(?:fell through|won['’]t work|will not work|doesn['’]t work (?:for|with))\b`, "iu"),
+  new RegExp(String.raw`(?:^|[，,。；;！!\s])${CJK_PHRASE}(?:那边|这个|那个|那家)?(?:不行了|没戏了|黄了|泡汤了|被否了|被毙了|作废了|不考虑了)`, "u"),
   new RegExp(String.raw`\b(?:replaced|swapped|traded|ditched|dropped)\s+(?:the\s+|our\s+)?${PHRASE_UNTIL}\s+(?:with|for|in favou?r of)\b`, "iu"),
   new RegExp(String.raw`${PHRASE}\s+(?:(?:has|have|was|were|got|is|are)\s+(?:been\s+)?)(?:replaced|superseded|retired|dropped|gone|history|deprecated|decommissioned|phased out|sunset(?:ted)?)\b`, "iu"),
   new RegExp(String.raw`${PHRASE}\s+(?:is|are|was|were)\s+no longer\s+(?:needed|supported|maintained|running|the default|in use|used)\b`, "iu"),
@@ -121,14 +128,15 @@ const NAMES_OLD_VALUE: RegExp[] = [
 ];
 
 /** Words that can open the captured phrase but are not part of the value ("from the old X"). */
-const LEADING_NOISE = /^(?:old|previous|former|legacy|original|existing|current|our|the|a|an|using|use|原来的|之前的|以前的|旧的|老的)\s*/i;
+const LEADING_NOISE = /^(?:(?:old|previous|former|legacy|original|existing|current|our|the|a|an|using|use)\s+|(?:原来的|之前的|以前的|旧的|老的)\s*)/i;
 
 /** The values a statement says it replaces ("from A to B" → A), as content tokens; empty when it names none. */
 export function oldValues(text: string): string[][] {
   const out: string[][] = [];
   for (const rule of NAMES_OLD_VALUE) {
     const m = text.match(rule);
-    const phrase = m?.[1]?.replace(LEADING_NOISE, "").trim();
+    // A phrase found before its marker may reach back over a sentence break ("…lot it is. Woodside's off the table"): only its own sentence counts.
+    const phrase = m?.[1]?.split(/[.!?;:,](?=\s)/).pop()?.replace(LEADING_NOISE, "").trim();
     if (!phrase) continue;
     // In "订单库 MySQL 8.0" the value is "MySQL 8.0": when a phrase holds value-like words, those are the value.
     const values = [...valueTokens(phrase)];
@@ -231,9 +239,34 @@ export function sameSlot(newer: string, older: string): SlotMatch | null {
   const allValues = [...onlyNew, ...onlyOld].every((t) => values.has(t));
   // A many-valued verb ("uses", "needs") holds several objects at once: only a swap of values is evidence of one slot.
   const oneWordEach = onlyNew.length === 1 && onlyOld.length === 1 && !common.some((t) => MANY_VALUED.has(t));
-  if (!(allValues || oneWordEach)) return null;
+  const namedPlaces = !common.some((t) => MANY_VALUED.has(t)) && isValuePhrase(newer, onlyNew, values) && isValuePhrase(older, onlyOld, values);
+  if (!(allValues || oneWordEach || namedPlaces)) return null;
   if (common.length < Math.max(onlyNew.length, onlyOld.length)) return null;
   return { common, onlyNew, onlyOld };
+}
+
+/**
+ * What differs is one phrase that opens with a value and may end in its head noun: "the Harlow depot"
+ * / "the Kingsway yard", "Tuesday morning" / "Friday afternoon". A word before the value ("named Atlas",
+ * "port 3000") says which attribute it is, so a phrase that opens with one is another slot; a qualifier
+ * after a preposition ("Elastic in the EU region") may be one too.
+ */
+function isValuePhrase(text: string, differing: string[], values: Set<string>): boolean {
+  if (differing.length > 4 || hasCjk(text)) return false;
+  // The words as written, each with its content token (none for "the", "in"): the phrase is consecutive words,
+  // so a qualifier joined by a preposition ("OpenSearch in the EU cluster") is not part of it.
+  const words = (text.match(/[\p{L}\p{N}][\p{L}\p{N}._+#/-]*/gu) ?? []).map((w) => contentTokens(w)[0] ?? "");
+  const first = words.findIndex((w) => differing.includes(w));
+  if (first < 0) return false;
+  const run = words.slice(first, first + differing.length);
+  return run.every((w) => differing.includes(w)) && new Set(run).size === differing.length && (values.has(run[0] ?? "") || writtenAsName(text, run[0] ?? ""));
+}
+
+/** A word written with a capital or a digit wherever it stands, also first after a label's colon ("Venue: Morpeth Dock"). */
+function writtenAsName(text: string, token: string): boolean {
+  if (!/^[a-z0-9]/.test(token)) return false;
+  const at = text.toLowerCase().search(new RegExp(String.raw`(?<![\p{L}\p{N}])${token.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`, "u"));
+  return at >= 0 && /[\p{Lu}\d]/u.test(text[at] ?? "");
 }
 
 /**
@@ -274,6 +307,9 @@ export function taskLabel(text: string): string[] | null {
 /** Measure words that count units of work in Chinese: items, sheets, rows, weeks, chapters, episodes, rounds, rooms, batches. */
 const COUNTED = "个张条项份台排周章节集期轮间栋套箱件单批";
 
+const ALL_DONE_EN = /\ball\s+(?:of\s+)?(?:the\s+|our\s+)?(\d+)\b[^.,;!?]{0,30}?\b(?:done|finished|complete[d]?|shipped|installed|migrated|moved|ported|sent|delivered|signed|in the can|wrapped|through)\b/i;
+const ALL_DONE_ZH = new RegExp(String.raw`(\d+)\s*[${COUNTED}][^，。,]{0,6}?(?:全部|都|全)(?:已经|已)?[\u4e00-\u9fff]{0,2}?(?:完|好了|完成|搞定|到齐|结束)`, "u");
+
 /** A count against a total ("7 of 12 screens", "7/12", "完成 7/12"): progress of one task keeps its total and its unit. */
 export function progressFrame(written: string): { total: string; frame: Set<string> } | null {
   // However the count is written: "eleven of the 30 crates", "四十排".
@@ -285,8 +321,10 @@ export function progressFrame(written: string): { total: string; frame: Set<stri
     text.match(/(\d+)\s*(?:个|项|张|条)?\s*[，,]?\s*(?:共|总共|一共)\s*(\d+)/);
   // Chinese puts the total first: "10 个类目迁完 7 个", "共 30 集剪完第 12 集".
   const zh = m ? null : text.match(new RegExp(String.raw`(\d+)\s*[${COUNTED}][^，。,]{0,16}?(\d+)\s*[${COUNTED}]`, "u"));
-  if (!m && !zh) return null;
-  const total = m ? (m[2] ?? "") : (zh?.[1] ?? "");
+  // The count that reached its total says "all N … done": "all 40 pallets are delivered", "24 间全部刷完".
+  const all = m || zh ? null : text.match(ALL_DONE_EN) ?? text.match(ALL_DONE_ZH);
+  if (!m && !zh && !all) return null;
+  const total = m ? (m[2] ?? "") : zh ? (zh[1] ?? "") : (all?.[1] ?? "");
   const frame = new Set([...slotTokens(text)].filter((t) => !/\d/.test(t)));
   return { total, frame };
 }
@@ -325,13 +363,53 @@ export function sameLeadingThing(a: string, b: string): boolean {
 
 /**
  * Nouns that name an attribute rather than a thing: a subject ending in one names a slot by itself
- * ("invoice due date", "会员等级", "build cache location"), where a subject naming only a thing
+ * ("invoice due date", "会员等级", "build cache location"), or the one who fills a role of it ("the kiosk
+ * app's designer", "婚礼的摄影对接人": one person at a time), where a subject naming only a thing
  * ("the payments service", "用户的车") holds many attributes.
  */
 const ATTRIBUTE_NOUN =
-  /\b(location|place|path|url|address|host|port|endpoint|version|method|strategy|policy|format|style|convention|owner|maintainer|name|language|framework|provider|vendor|channel|schedule|time|day|date|deadline|cadence|frequency|limit|quota|size|timeout|target|default|setting|plan|tier|price|pricing|cost|currency|region|theme|font|status|level|mode|preference|choice|venue|meeting point|spot)s?\s*$|(方式|方法|地址|地点|集合点|起点|终点|位置|路径|端口|版本|策略|格式|风格|规范|负责人|名称|名字|语言|框架|渠道|时间|日期|期限|截止|频率|上限|价格|费用|套餐|主题|字体|状态|等级|模式|偏好|供应商|服务商)\s*$/iu;
+  /\b(location|place|path|url|address|host|port|endpoint|version|method|strategy|policy|format|style|convention|owner|maintainer|name|language|framework|provider|vendor|channel|schedule|time|day|date|deadline|cadence|frequency|limit|quota|size|timeout|target|default|setting|plan|tier|price|pricing|cost|currency|region|theme|font|status|level|mode|preference|choice|venue|meeting point|spot|composer|director|producer|designer|architect|lead|manager|coordinator|contact|assignee|reviewer|approver|sponsor|supplier|caterer|landlord|coach|tutor|doctor|dentist)s?\s*$|(对接人|联系人|主管|经理|设计师|导演|制片人?|作曲|教练|医生|房东|方法|地址|地点|集合点|起点|终点|位置|路径|端口|版本|策略|格式|风格|规范|负责人|名称|名字|语言|框架|渠道|时间|日期|期限|截止|频率|上限|价格|费用|套餐|主题|字体|状态|等级|模式|偏好|供应商|服务商)\s*$/iu;
 
 /** The caller's subject names an attribute of a thing, so one subject is one slot. */
 export function subjectNamesSlot(subject: string): boolean {
   return ATTRIBUTE_NOUN.test(subject.trim());
+}
+
+/** Scale words that belong to the number, not to its unit. */
+const SCALE: Record<string, number> = { k: 1e3, thousand: 1e3, m: 1e6, million: 1e6, bn: 1e9, billion: 1e9, 千: 1e3, 万: 1e4, 亿: 1e8 };
+const PRONOUN = /^(it|that|this|there|which|what|who|he|she|they|we|i|you|这|那|它)$/i;
+
+/**
+ * Nouns given a number by a copula or a colon, with the number's unit: "the budget is locked at £1.8m"
+ * → budget: 1800000 £. Up to three words may stand between ("is now capped at", "现在控制在").
+ */
+function numberedNouns(text: string): Map<string, { value: number; unit: string }> {
+  const out = new Map<string, { value: number; unit: string }>();
+  const latin = /\b([\p{L}][\p{L}-]*)(?:['’]s|\s+(?:is|are|was|were)|\s*[:=])(?:\s+[\p{Ll}]+){0,3}?\s*([£$€¥￥]?)\s?(\d[\d,]*(?:\.\d+)?)\s?(k|m|bn|million|billion|thousand)?\b\s*([\p{L}%]+)?/gu;
+  const zh = /([\u4e00-\u9fff]{1,6}?)(?:现在|目前|如今|已经|已|还是)?(?:是|为|[：:]|定在|定为|控制在|达到|涨到|降到|提到|调到)\s*([¥￥$€£]?)(\d[\d,]*(?:\.\d+)?)\s*(千|万|亿)?\s*([\u4e00-\u9fff%]?)/gu;
+  for (const rule of [latin, zh]) {
+    for (const m of text.matchAll(rule)) {
+      const head = contentTokens(m[1] ?? "").pop();
+      if (!head || PRONOUN.test(head) || /\d/.test(head)) continue;
+      const value = Number((m[3] ?? "").replace(/,/g, "")) * (SCALE[(m[4] ?? "").toLowerCase()] ?? 1);
+      // The unit is the currency sign, else the word after the number; a sign and no word are one unit.
+      const unit = m[2] || (contentTokens(m[5] ?? "")[0] ?? "");
+      if (Number.isFinite(value) && !out.has(head)) out.set(head, { value, unit });
+    }
+  }
+  return out;
+}
+
+/**
+ * Same noun given another number in the same unit: one attribute with a new value ("the budget is
+ * locked at £1.8m" / "so the total budget is £2.1 million", "月租是4500元" / "月租现在是4800元").
+ */
+export function numberedAttribute(newer: string, older: string): SlotMatch | null {
+  const a = numberedNouns(newer);
+  const b = numberedNouns(older);
+  for (const [noun, x] of a) {
+    const y = b.get(noun);
+    if (y && y.unit === x.unit && y.value !== x.value) return { common: [noun], onlyNew: [], onlyOld: [] };
+  }
+  return null;
 }
