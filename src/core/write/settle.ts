@@ -1,3 +1,4 @@
+import { hasCjk } from "../text/cjk.js";
 import { contentTokenSet } from "../text/tokens.js";
 import { clausesOf, valueTokens } from "./slot.js";
 
@@ -9,13 +10,22 @@ import { clausesOf, valueTokens } from "./slot.js";
 const REJECTS =
   /\b(old|older|outdated|obsolete|wrong|incorrect|cancel(?:l)?ed|scrapped|void|dropped|off the table|no longer|not happening|superseded|ignore)\b|作废|旧(?=[\u4e00-\u9fff])|之前那|不算|不对|错了|取消|过时|不用了|弃用/i;
 
-/** What one side of a conflict says that the other does not: its own values ("Rivera", "15"), else its own words ("周二"). */
+/** The most words each side of a conflict may say alone: more, and the two say different things rather than two values of one slot. */
+const MAX_OWN_WORDS = 3;
+
+/**
+ * What one side of a conflict says that the other does not: its own values ("Rivera", "15"), else its own
+ * words ("周二"); nothing when the sides differ by more than a value ("glad you have support" / "that sounds
+ * fun, enjoy the trip": two remarks, not two values, and no later remark settles anything between them).
+ */
 function ownValues(side: string, other: string): string[] {
+  const words = contentTokenSet(other);
+  const own = [...contentTokenSet(side)].filter((w) => !words.has(w));
+  if (own.length === 0 || own.length > MAX_OWN_WORDS) return [];
   const theirs = valueTokens(other);
   const values = [...valueTokens(side)].filter((v) => !theirs.has(v));
-  if (values.length > 0) return values;
-  const words = contentTokenSet(other);
-  return [...contentTokenSet(side)].filter((w) => !words.has(w));
+  // English values are names and numbers; in Chinese, where words are not capitalised, the words it says alone.
+  return values.length > 0 ? values : hasCjk(side) ? own : [];
 }
 
 /** Clauses of the statement that name this value without rejecting it (in the clause, or in a bare rejection right after: "…15号那个，作废"). */

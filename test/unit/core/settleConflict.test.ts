@@ -15,6 +15,11 @@ describe("a later statement settles a reported conflict", () => {
     assert.equal(takesSide("Bloom Kitchen is off the table.", "Catering is by Rivera Sons.", "Catering is by Bloom Kitchen.") , false, "rejecting one side without naming the other takes no side");
   });
 
+  it("two remarks that differ by more than a value are no slot, and nothing later settles them", () => {
+    assert.equal(takesSide("Mira: the stall looks great, Jonas!", "Mira: Great to see you, Jonas!", "Mira: Have a safe drive home."), false);
+    assert.equal(takesSide("Jonas: thanks, that means a lot", "Jonas: that means a lot.", "Jonas: can't wait for the weekend"), false);
+  });
+
   it("the side not taken is replaced and the conflict is gone; a statement naming both leaves it open", async () => {
     const { engine, clock } = await makeEngine();
     const bloom = await engine.write({ content: "Catering for the launch party is by Bloom Kitchen." });

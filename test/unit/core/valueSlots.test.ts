@@ -5,7 +5,7 @@ import { MULTILINGUAL_E5_SMALL, thresholds } from "../../../src/core/model/profi
 import { withDigits } from "../../../src/core/text/numerals.js";
 import { classifyType } from "../../../src/core/write/classify.js";
 import { relate, type Relation } from "../../../src/core/write/reconcile.js";
-import { isAdditive, numberedAttribute, oldValues, progressFrame, sameSlot, subjectNamesSlot } from "../../../src/core/write/slot.js";
+import { announcesChange, isAdditive, numberedAttribute, oldValues, progressFrame, sameSlot, subjectNamesSlot } from "../../../src/core/write/slot.js";
 import { DAY, T0 } from "../../helpers/fakes.js";
 
 // Kinds that failed in a months-long history written without looking at the rules (eval/judgement/fresh4):
@@ -114,5 +114,15 @@ describe("a count written in words, reaching its total", () => {
   it("the count at its total supersedes the count written in words", () => {
     const r = relation("Locker repaint: forty-one of 90 done", "task_state", "all 90 lockers are done, signed off", "task_state", 0.9);
     assert.equal(r?.kind, "supersedes");
+  });
+});
+
+describe("'went' announces a change only where it chooses or moves a value", () => {
+  it("choosing, rising, succeeding: a change; going somewhere: none", () => {
+    assert.ok(announcesChange("In the end the board went with the cheaper roofer."));
+    assert.ok(announcesChange("Parking went up to 9 euros a day."));
+    assert.ok(announcesChange("The visa application went through."));
+    assert.equal(announcesChange("Last weekend Jonas went to a pottery fair in Ghent."), false);
+    assert.equal(announcesChange("We went through the onboarding docs together."), false);
   });
 });
