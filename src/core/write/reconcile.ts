@@ -40,6 +40,23 @@ function topicSimilarity(candidate: Candidate, existing: MemoryRecord, existingV
   return best;
 }
 
+/**
+ * In a long message the additive word must sit in the clause about this memory or before it: "the worktop's
+ * going to be oak after all, the fitter says the sink is fine as well" adds nothing to what the worktop is made of.
+ */
+function addsTo(candidate: Candidate, existing: MemoryRecord, existingVector: Float32Array, t: Thresholds): boolean {
+  const clauses = candidate.clauses ?? [];
+  if (clauses.length < 2) return true;
+  let closest = 0;
+  let best = -Infinity;
+  clauses.forEach((c, i) => {
+    const sim = pairSimilarity(c, { content: existing.content, vector: existingVector }, t);
+    if (sim > best) [best, closest] = [sim, i];
+  });
+  // An additive opening frames what follows it ("in addition to cheques, …", "we hired another tutor: …"); a later remark does not.
+  return clauses.slice(0, closest + 1).some((c) => isAdditive(c.content));
+}
+
 export type Relation =
   | { kind: "duplicate"; existing: MemoryRecord }
   /**
@@ -284,7 +301,7 @@ export function relate(candidate: Candidate, existing: MemoryRecord, existingVec
   if (candidate.type === "task_state" && sameTask(candidate.content, existing.content, w.taskFrameSimilarity, topicClose, veryClose)) {
     return { kind: "supersedes", existing, reason: "a newer status of that task" };
   }
-  if (isAdditive(candidate.content)) return null;
+  if (isAdditive(candidate.content) && addsTo(candidate, existing, existingVector, t)) return null;
   if (bothTasks && labelsDiffer(candidate.content, existing.content)) return null;
   if ((candidate.validUntil === null) !== (existing.validUntil === null)) return null;
   if (keysDiffer(candidate.content, existing.content)) return null;

@@ -126,3 +126,46 @@ describe("'went' announces a change only where it chooses or moves a value", () 
     assert.equal(announcesChange("We went through the onboarding docs together."), false);
   });
 });
+
+describe("in a long message, an additive word counts in the clause about the memory or before it", () => {
+  /** A unit vector at the given cosine to e0, turned into the plane of the axis `axis`. */
+  function at(cos: number, axis: number): Float32Array {
+    const v = new Float32Array(8);
+    v[0] = cos;
+    v[axis] = Math.sqrt(1 - cos * cos);
+    return v;
+  }
+  function withClauses(older: string, newer: string, clauses: Array<[string, number]>): Relation | null {
+    const existing = { id: "m1", content: older, type: "fact", subject: "", source: "extractor", confidence: 0.8, validUntil: null, confirmedAt: T0, createdAt: T0 } as unknown as MemoryRecord;
+    const e0 = new Float32Array(8);
+    e0[0] = 1;
+    const candidate = {
+      content: newer,
+      type: "fact" as const,
+      subject: "",
+      source: "extractor" as const,
+      confidence: 0.8,
+      validUntil: null,
+      vector: at(0.84, 1),
+      now: T0 + 10 * DAY,
+      clauses: clauses.map(([content, cos], i) => ({ content, vector: at(cos, i + 2) })),
+    };
+    return relate(candidate, existing, e0, config, t);
+  }
+
+  it("a remark after the clause that changes the value adds nothing to it", () => {
+    const r = withClauses("Worktop material: granite.", "The worktop is oak now, the fitter says the sink fits as well.", [
+      ["The worktop is oak now", 0.9],
+      ["the fitter says the sink fits as well", 0.5],
+    ]);
+    assert.equal(r?.kind, "supersedes");
+  });
+
+  it("an additive opening frames the clause after it", () => {
+    const r = withClauses("Worktop material: granite.", "In addition to the granite, the worktop now has an oak section.", [
+      ["In addition to the granite", 0.7],
+      ["the worktop now has an oak section", 0.9],
+    ]);
+    assert.equal(r, null);
+  });
+});
