@@ -32,7 +32,7 @@ const ADDITIVE =
  * "no wait, it's the blue cable", "sorry, I meant Thursday", "不对，是三号楼". It replaces the
  * closest thing said moments before, whether or not it names the old value.
  */
-const CORRECTION = /^\W*(no,?\s+wait|wait,?\s+no|scratch that|sorry,?\s+i\s+meant?|i\s+meant?|correction|actually,?\s+(no|it'?s|that'?s|i)|oops,?\s+(i mean|it'?s)|my bad|strike that|rather)\b|^\W*(不对|说错了|更正|纠正一下|哦不|不是，|应该是|我记错了)/iu;
+const CORRECTION = /^\W*(no,?\s+wait|wait,?\s+no|scratch that|sorry,?\s+i\s+meant?|i\s+meant?|the user\s+(?:means|meant)|(?:actually,?\s+)?make\s+(?:that|it)\b|correction|actually,?\s+(no|it'?s|that'?s|i)|oops,?\s+(i mean|it'?s)|my bad|strike that|rather)\b|^\W*(不对|说错了|更正|纠正一下|哦不|不是，|应该是|我记错了)/iu;
 
 export function correctsEarlier(text: string): boolean {
   return CORRECTION.test(text);

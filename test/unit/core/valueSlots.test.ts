@@ -5,7 +5,8 @@ import { MULTILINGUAL_E5_SMALL, thresholds } from "../../../src/core/model/profi
 import { withDigits } from "../../../src/core/text/numerals.js";
 import { classifyType } from "../../../src/core/write/classify.js";
 import { relate, type Relation } from "../../../src/core/write/reconcile.js";
-import { announcesChange, isAdditive, numberedAttribute, oldValues, progressFrame, sameSlot, subjectNamesSlot } from "../../../src/core/write/slot.js";
+import { splitSentences } from "../../../src/core/text/sentences.js";
+import { announcesChange, correctsEarlier, isAdditive, numberedAttribute, oldValues, progressFrame, sameSlot, subjectNamesSlot } from "../../../src/core/write/slot.js";
 import { DAY, T0 } from "../../helpers/fakes.js";
 
 // Kinds that failed in a months-long history written without looking at the rules (eval/judgement/fresh4):
@@ -167,5 +168,17 @@ describe("in a long message, an additive word counts in the clause about the mem
       ["the worktop now has an oak section", 0.9],
     ]);
     assert.equal(r, null);
+  });
+});
+
+describe("chat punctuation and corrections", () => {
+  it("an emoji and a capital after it end a sentence; an emoji inside a Chinese remark does not", () => {
+    assert.deepEqual(splitSentences("Long week at the clinic 😴 The lab now opens at 7:30."), ["Long week at the clinic 😴", "The lab now opens at 7:30."]);
+    assert.deepEqual(splitSentences("早上地铁挤爆了😵 差点迟到"), ["早上地铁挤爆了😵 差点迟到"]);
+  });
+
+  it("'make that …' and a correction rewritten in the third person still correct", () => {
+    assert.ok(correctsEarlier("Make that Thursday: the vet visit is on Thursday."));
+    assert.ok(correctsEarlier("The user meant gate B12, not B21."));
   });
 });
