@@ -126,3 +126,13 @@ export async function rejection(p: Promise<unknown>): Promise<unknown> {
   }
   throw new Error("expected the promise to reject, but it resolved");
 }
+
+/** Two unit vectors with the given cosine: what the model would say about a pair, without the model. */
+export function vectorsAt(cos: number): [Float32Array, Float32Array] {
+  const a = new Float32Array(8);
+  const b = new Float32Array(8);
+  a[0] = 1;
+  b[0] = cos;
+  b[1] = Math.sqrt(1 - cos * cos);
+  return [a, b];
+}

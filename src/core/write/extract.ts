@@ -44,6 +44,7 @@ export const DROP_RULES: Array<{ name: string; test: (s: string, t: RuleThreshol
       // A short line that ends in thanks closes the exchange: "that's all for now, thanks!", "就这些，多谢".
       (weightedLength(s) <= t.shortWishChars && (/\b(thanks|thank you|thx|ty|cheers)\b(?!\s+to\b)[^a-z]*$/i.test(s) || /(谢谢|谢啦|多谢|感谢)[了啦呀哈啊～~！!。.\s]*$/.test(s))) ||
       // A short wish is a courtesy, not a fact: "fingers crossed for Friday!", "happy holidays, all", "中秋快乐", "祝一切顺利".
+      // "happy <occasion>" wishes are formulas over a closed set of occasions; their words cannot vary.
       (weightedLength(s) <= t.shortWishChars &&
         (/\b(wish (me|us|the user) luck|good luck|best of luck|fingers crossed|happy (new year|holidays|birthday|friday|weekend|easter)|merry christmas|have a (good|great|nice) (one|day|weekend))\b/i.test(s) ||
           /(新年|节日|生日|周末|中秋|春节|元旦|国庆)快乐|祝.{0,10}(顺利|快乐|好运|成功)|新春大吉/.test(s))),

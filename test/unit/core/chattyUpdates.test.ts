@@ -7,7 +7,7 @@ import { classifyType, thirdParty } from "../../../src/core/write/classify.js";
 import { extractRules } from "../../../src/core/write/extract.js";
 import { relate, sameTask, type Relation } from "../../../src/core/write/reconcile.js";
 import { announcesChange, isAdditive, progressFrame } from "../../../src/core/write/slot.js";
-import { DAY, T0, makeEngine } from "../../helpers/fakes.js";
+import { DAY, T0, makeEngine, vectorsAt } from "../../helpers/fakes.js";
 
 // Kinds that failed on cases written without looking at the rules (eval/judgement/fresh4): an update
 // said in passing inside a long chat message, a count written in words, a change reported as news.
@@ -17,18 +17,9 @@ const config = resolveConfig();
 const t = thresholds(config, MULTILINGUAL_E5_SMALL);
 const { taskFrameSimilarity } = config.write;
 
-/** Two unit vectors with the given cosine: what the model would say about the pair. */
-function pairAt(cos: number): [Float32Array, Float32Array] {
-  const a = new Float32Array(8);
-  const b = new Float32Array(8);
-  a[0] = 1;
-  b[0] = cos;
-  b[1] = Math.sqrt(1 - cos * cos);
-  return [a, b];
-}
 
 function relation(older: string, olderType: MemoryType, newer: string, newerType: MemoryType, cos: number, days = 10): Relation | null {
-  const [va, vb] = pairAt(cos);
+  const [va, vb] = vectorsAt(cos);
   const existing = {
     id: "m1",
     content: older,

@@ -7,7 +7,7 @@ import { classifyType } from "../../../src/core/write/classify.js";
 import { relate, type Relation } from "../../../src/core/write/reconcile.js";
 import { splitSentences } from "../../../src/core/text/sentences.js";
 import { announcesChange, correctsEarlier, isAdditive, numberedAttribute, oldValues, progressFrame, sameSlot, subjectNamesSlot } from "../../../src/core/write/slot.js";
-import { DAY, T0 } from "../../helpers/fakes.js";
+import { DAY, T0, vectorsAt } from "../../helpers/fakes.js";
 
 // Kinds that failed in a months-long history written without looking at the rules (eval/judgement/fresh4):
 // a value given as a name with its head noun, a number given to the same noun, a value ruled out in so
@@ -17,17 +17,9 @@ import { DAY, T0 } from "../../helpers/fakes.js";
 const config = resolveConfig();
 const t = thresholds(config, MULTILINGUAL_E5_SMALL);
 
-function unitPair(cos: number): [Float32Array, Float32Array] {
-  const a = new Float32Array(8);
-  const b = new Float32Array(8);
-  a[0] = 1;
-  b[0] = cos;
-  b[1] = Math.sqrt(1 - cos * cos);
-  return [a, b];
-}
 
 function relation(older: string, olderType: MemoryType, newer: string, newerType: MemoryType, cos: number, gapMs = 10 * DAY): Relation | null {
-  const [va, vb] = unitPair(cos);
+  const [va, vb] = vectorsAt(cos);
   const existing = { id: "m1", content: older, type: olderType, subject: "", source: "extractor", confidence: 0.8, validUntil: null, confirmedAt: T0, createdAt: T0 } as unknown as MemoryRecord;
   const candidate = { content: newer, type: newerType, subject: "", source: "extractor" as const, confidence: 0.8, validUntil: null, vector: vb, now: T0 + gapMs };
   return relate(candidate, existing, va, config, t);
