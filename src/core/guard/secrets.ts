@@ -17,7 +17,7 @@ export interface SecretFind extends SecretSpan {
  */
 export async function findSecrets(text: string): Promise<SecretFind[]> {
   const urls = urlSpans(text);
-  const spans = [...(await secretlintSpans(text)), ...credentialValues(text), ...tokenShapes(text, urls), ...urlSecrets(text, urls), ...keyBlocks(text)];
+  const spans = [...(await secretlintSpans(text)), ...credentialValues(text), ...loginPairs(text), ...tokenShapes(text, urls), ...urlSecrets(text, urls), ...keyBlocks(text)];
   return merge(spans);
 }
 
@@ -349,6 +349,27 @@ function credentialValues(text: string): SecretSpan[] {
     if (looksRandom(token, 16) && !isReference(token)) {
       const start = m.index + m[0].length - (m[1] as string).length;
       out.push({ start, end: start + token.length, kind: "credential value" });
+    }
+  }
+  return out;
+}
+
+/**
+ * A login given as a pair, name then password, after a word for an account: the second half is the
+ * secret when it reads as one (letters with digits or symbols, or random). Examples, in no case file:
+ * "the printer's admin account: root / Lilac$404", "测试机登录是 ops:Pa55word#1". "email / password" or
+ * "Google / GitHub" name what to type or which provider, not a value.
+ */
+const LOGIN_PAIR = /(?:\b(?:log\s?-?in|sign\s?-?in|creds|credentials|account)s?\b|登录|登陆|账号|帐号|账户)(?:\s+(?:is|are|was|were)\s+|\s*(?:是|为|[:：=])\s*)([^\s/:：@]{2,40})\s*[/:：]\s*(?=\S)/giu;
+
+function loginPairs(text: string): SecretSpan[] {
+  const out: SecretSpan[] = [];
+  for (const m of text.matchAll(LOGIN_PAIR)) {
+    const v = valueAt(text, m.index + m[0].length);
+    if (!v) continue;
+    const mixed = /[A-Za-z]/.test(v.value) && /[^A-Za-z]/.test(v.value);
+    if ((mixed || looksRandom(v.value, 12)) && isCredentialValue(v.value, text.slice(v.end), "password", v.quoted, true)) {
+      out.push({ start: v.start, end: v.end, kind: "password" });
     }
   }
   return out;

@@ -7,13 +7,31 @@
 export function splitSentences(text: string): string[] {
   const out: string[] = [];
   for (const line of text.split(/\n+/)) {
-    // An emoji and a capital after it end a sentence in chat ("rough weekend 😩 Anyway, the job runs at 2"); in
-    // Chinese, where nothing marks the next sentence, an emoji inside a remark keeps it whole.
+    // An emoji and a capital after it end a sentence in chat ("rough weekend 😩 Anyway, the job runs at 2").
     const parts = line.split(/(?<=[。！？；!?])|(?<=\p{Extended_Pictographic}\uFE0F?)\s+(?=[A-Z])|(?<=[.!?]["')\]]?)\s+(?=["'([]?[A-Z0-9])|(?<=(?:^|[\s(])(?!(?:etc|approx|incl|excl|esp|resp|min|max|dept|misc|ca|cf|vs|al|no)\.)[a-z]{3,}\.)\s+(?=[a-z])/u);
-    for (const p of parts) {
+    for (const p of parts.flatMap(afterEmojiInChinese)) {
       const s = p.trim();
       if (s.length > 0) out.push(s);
     }
+  }
+  return out;
+}
+
+/** A Chinese clause that turns to business: a marker of a new topic opens it, or it carries a value (a number, a Latin name). */
+const NEW_STATEMENT_ZH = /^(?:言归正传|说正事|说回正事|正事|回到正题|对了|另外|顺便|btw)|[A-Za-z0-9]/iu;
+
+/**
+ * Chinese puts no space between words, so an emoji and a space end a sentence when a statement of
+ * its own follows ("周末爬山腿都废了🥵 说回正事：测试服今晚停机", "堵死了😤 周会挪到 3 点"); a tail that
+ * goes on with the remark stays with it ("地铁挤爆了😵 差点迟到"), and an emoji inside a run of
+ * characters ends nothing ("新版本🚀已上线").
+ */
+function afterEmojiInChinese(part: string): string[] {
+  const pieces = part.split(/(?<=\p{Extended_Pictographic}\uFE0F?)\s+(?=[\u3400-\u9fff])/u);
+  const out: string[] = [];
+  for (const piece of pieces) {
+    if (out.length > 0 && !NEW_STATEMENT_ZH.test(piece)) out[out.length - 1] += ` ${piece}`;
+    else out.push(piece);
   }
   return out;
 }

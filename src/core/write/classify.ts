@@ -9,6 +9,10 @@ const TASK_STATE = [
   // A count against a total or a share done is a progress report: "11 of 40 suites ported", "about 60% through".
   /\b\d+\s*(of|out of|\/)\s*(the\s+)?\d+\b(?!\s*(am|pm|[ap]\.m\.))/i,
   /\b\d{1,3}\s*%\s*(done|complete|completed|finished|through|migrated|there)\b/i,
+  // A share reached by now is how far a task has got: "the re-index is already past 60%", "translation now at 30%",
+  // "数据回填做到 70% 了", "完成了约 40%". A share of something else ("15% off", "CPU at 90%") says no "now" or "done".
+  /\b(?:now|currently|already)\s+(?:at|up\s+to|past|over)\s+(?:about\s+|around\s+|roughly\s+|~)?\d{1,3}\s*%/i,
+  /(?:完成|做完|搞完|弄完|跑完|进行)了?\s*(?:大约|约|差不多)?\s*\d{1,3}\s*%|(?:做|搞|弄|跑|导|迁|写|推进)到(?:了)?\s*\d{1,3}\s*%/,
   // Waiting on someone or something, or blocked by it, is where a task stands: "held up by the vendor", "pending QA".
   /\b(waiting (on|for)|blocked (on|by)|held up by|stuck on|pending|awaiting)\b/i,
   // Not done yet is a state too: "the invites haven't gone out yet", "还没发出去".
@@ -41,6 +45,8 @@ const CONSTRAINT = [
   /\b(must|must not|mustn't|never|is required|are required|required to|needs? to|need(s)?\s+(at least\s+)?(one|two|three|\d+)\b|not allowed|forbidden|prohibited|may not|cannot|can't)\b/i,
   /\b(keep|stay|limit)\b.{0,40}\b(under|below|within|at most|less than|no more than)\b/i,
   /禁止|必须|不要|不能|不允许|不得|不超过|务必|一律|只能|不准|严禁/,
+  // A bound that must be met is a rule: "每单至少得两人复核", "上传最多只能 20MB" — as "at least two approvals are required".
+  /(?:至少|最少|起码)(?:要|得|需要|需)|(?:最多|至多)(?:只)?(?:能|可以)/,
 ];
 
 const EVENT = [

@@ -47,9 +47,23 @@ export const DROP_RULES: Array<{ name: string; test: (s: string, t: RuleThreshol
       // "happy <occasion>" wishes are formulas over a closed set of occasions; their words cannot vary.
       (weightedLength(s) <= t.shortWishChars &&
         (/\b(wish (me|us|the user) luck|good luck|best of luck|fingers crossed|happy (new year|holidays|birthday|friday|weekend|easter)|merry christmas|have a (good|great|nice) (one|day|weekend))\b/i.test(s) ||
-          /(新年|节日|生日|周末|中秋|春节|元旦|国庆)快乐|祝.{0,10}(顺利|快乐|好运|成功)|新春大吉/.test(s))),
+          /(新年|节日|生日|周末|中秋|春节|元旦|国庆)快乐|祝.{0,10}(顺利|快乐|好运|成功)|新春大吉/.test(s))) ||
+      // A hope for the listeners' wellbeing is a courtesy: "hope the move went smoothly for you all", "希望大家假期都玩得尽兴".
+      // It names them and how they feel or fare; a hope about the work ("we hope to ship by May") is a plan.
+      (/^(?:i\s+)?hope\s+(?:you|everyone|everybody|y'?all|all\s+of\s+you|the\s+team|your|ur)(?:'s|'re|\s+all)?\b/i.test(s) &&
+        /\b(?:good|great|nice|restful|relaxing|lovely|better|fun|enjoy(?:ed|ing)?|well|safe|smooth(?:ly)?|calmer|easier|feel(?:ing)?|rest(?:ed)?|recover(?:ed|ing)?)\b/i.test(s)) ||
+      /^(?:我)?希望(?:大家|你们|你|各位|您)[^。！？]{0,12}(?:开心|愉快|顺利|快乐|好运|健康|尽兴|平安|轻松|休息好|过得)/.test(s),
   },
-  { name: "small talk", test: (s) => /天气(真|很|不错|好)|周末过得|吃饭了吗/.test(s) || /\bhow (was|is|are) (your|the) (weekend|day|week)\b/i.test(s) },
+  {
+    // Talk that keeps the conversation going: how someone is, a verdict on the weather. A rule that depends on the
+    // weather ("flights only go when the weather is calm", "天气好的时候才起飞") is a fact, so a verdict has to be
+    // said of the weather itself. Examples, in no case file: "how've you been", "glorious weather this week", "今天天气真闷".
+    name: "small talk",
+    test: (s) =>
+      /天气[^，。,的]{0,2}?(?:真|很|不错|好|棒|差|糟|烂|热|冷|闷|晴|爽|舒服)(?!的时候|时|才|就)|周末过得|吃饭了吗|最近(?:怎么样|还好|忙吗|咋样|如何)|你(?:还)?好吗/.test(s) ||
+      /\bhow (was|is|are) (your|the) (weekend|day|week)\b|\bhow'?s it going\b|\bhow (?:are|r) (?:you|u|ya|things)\b|\bhow (?:have|'ve) you been\b|\bhow you doin'?g?\b/i.test(s) ||
+      /\b(?:lovely|gorgeous|beautiful|glorious|awful|terrible|horrible|miserable|grim|nice|sunny|rainy|gloomy|freezing|boiling|scorching|perfect)\s+(?:\w+\s+)?weather\b(?!\s+(?:api|data|service|station|feed|widget|app|alerts?)\b)|\bweather\s+(?:is|'s|has\s+been)\s+(?:so\s+|really\s+|absolutely\s+)?(?:lovely|gorgeous|beautiful|glorious|awful|terrible|horrible|miserable|grim|nice|great|amazing|perfect)\b/i.test(s),
+  },
   {
     name: "momentary remark",
     test: (s) =>
@@ -78,6 +92,11 @@ export const DROP_RULES: Array<{ name: string; test: (s: string, t: RuleThreshol
       /^(?:sorry|apologies|my apologies|soz)\b[^.]{0,24}\b(?:took\s+(?:so\s+long|forever|a\s+while|ages)|for\s+the\s+(?:wait|delay)|to\s+keep\s+you\s+waiting|(?:got|was)\s+(?:pulled|dragged|called)\s+(?:into|away)|ran\s+(?:long|over)|overran)\b/i.test(s) ||
       /^(?:so\s+|ok(?:ay)?\s+|right\s+|anyway\s+)?where\s+(?:were|was)\s+(?:we|i)\b/i.test(s) ||
       /^(?:不好意思|抱歉|久等了?)[，,]?(?:刚才|刚刚)?[^。]{0,10}(?:久等|回来了|耽误)/.test(s) ||
+      // An apology for answering late, with its excuse but no fact in it: "sorry for the late reply, the vet ran long",
+      // "抱歉回晚了，路上堵车". Should the excuse carry a number or a name, the sentence is judged as a statement.
+      ((/^(?:sorry|apologies|my apologies|soz)\b[^.]{0,14}?\b(?:late|slow|delayed)\s+(?:reply|response|answer)/i.test(s) ||
+        /^(?:不好意思|抱歉|sorry)[，,\s]*(?:回复|回消息|回)(?:得)?(?:晚|慢)了/i.test(s)) &&
+        !/\d|(?<=\s)[A-Z][A-Za-z0-9]*|[A-Za-z]+[_./-][A-Za-z0-9]/.test(s.slice(12))) ||
       /(?:我们|刚才)?(?:说|聊)到哪(?:儿|里)?了/.test(s),
   },
   {
@@ -129,7 +148,7 @@ export const DROP_RULES: Array<{ name: string; test: (s: string, t: RuleThreshol
       /又是[^。，,！!]{1,14}的一(天|周|晚)/.test(s) ||
       // A mishap happening as the speaker types: "the toddler just knocked my tea over", "my laptop just died".
       /\bjust\s+(spilled|spilt|knocked|dropped|tipped|fell|woke|died|crashed on me)\b/i.test(s) ||
-      /(心情|情绪)(特别|非常|很|有点|不太|好|太|真|超|挺|蛮)?(差|糟|不好|低落|烦)|(有点|好|太|很|特别|真)(累|困|饿|冷|热|闷)|(累|困|冷|热|饿|气|急|烦)死(了|我了)|冻僵|(在|正在)(机场|车站|医院|路上|排队)|不想干|(在|坐)(地铁|高铁|公交|火车|飞机|出租车|车)上|信号(不好|不太好|很差|时断时续)|网络(不好|很差|时断时续)/.test(s),
+      /(心情|情绪)(特别|非常|很|有点|不太|好|太|真|超|挺|蛮)?(差|糟|不好|低落|烦)|(有点|好|太|很|特别|真)(累|困|饿|冷|热|闷)|(累|困|冷|热|饿|气|急|烦)死(了|我了)|冻僵|(在|正在)(机场|车站|医院|路上|排队)|不想干|心态(?:都|彻底|直接|完全)?(?:崩|炸|爆)|破防了|(?:累|困|饿|冷|热|气|急|烦)(?:瘫|趴|坏|疯|炸)了|(在|坐)(地铁|高铁|公交|火车|飞机|出租车|车)上|信号(不好|不太好|很差|时断时续)|网络(不好|很差|时断时续)/.test(s),
   },
   {
     // Thinking aloud is not a decision, and the speaker says so: "just spitballing here", "nothing is settled", "我就是瞎想想".
@@ -149,8 +168,9 @@ export const DROP_RULES: Array<{ name: string; test: (s: string, t: RuleThreshol
   { name: "too short", test: (s, t) => s.replace(/[\s\p{P}]/gu, "").length < t.minStatementChars },
 ];
 
-const LEADING_FILLER = /^(reminder|note|fyi|btw|by the way|also|oh,? and|and|again|just to confirm|quick note|ps|anyway|anyhow)\s*[:,\-–—]?\s+/i;
-const LEADING_FILLER_ZH = /^((再|顺便)?(说|讲|提醒|强调|补充)(一下|一遍)|另外|还有)[，,：:]?\s*/;
+const LEADING_FILLER = /^(reminder|note|fyi|btw|by the way|also|oh,? and|and|again|just to confirm|quick note|quick one(?=\s*[:,\-–—])|ps|anyway|anyhow|back to business|on a serious note)\s*[:,\-–—]?\s+/i;
+// A return to business after chatter ("言归正传", "说回正事") opens the statement and is no part of it.
+const LEADING_FILLER_ZH = /^((再|顺便)?(说|讲|提醒|强调|补充)(一下|一遍)|另外|还有|言归正传|(?:说|聊)?回?正事(?:儿)?|回到正题|说回正题)[，,：:]?\s*/;
 /**
  * Words that frame the telling rather than say anything: a greeting or heads-up in front, a
  * "just so you know" behind. Examples, in no case file: "Hey team, the staging VPN moved to port
@@ -168,6 +188,7 @@ function standalone(unit: string, speaker: string | null, t: RuleThresholds): st
 
 /** Gate rules that say a sentence carries nothing to look up later (a question or a request may still hold a detail). */
 const NOISE_RULES = new Set(["greeting or thanks", "small talk", "momentary remark", "interruption", "return", "next step in the conversation", "around the speaker", "interjection", "sign-off", "passing state", "thinking aloud", "too short"]);
+const NOISE_DROP_RULES = DROP_RULES.filter((r) => NOISE_RULES.has(r.name));
 
 /**
  * A turn that is only noise — chit-chat, interruptions, passing states, or retracted — is not
@@ -176,10 +197,8 @@ const NOISE_RULES = new Set(["greeting or thanks", "small talk", "momentary rema
 export function turnIsNoise(text: string, t: RuleThresholds): boolean {
   const sentences = withInterjections(splitSentences(text), t);
   if (sentences.length === 0) return true;
-  return afterRetraction(sentences, t).every((s) => {
-    const rule = gateRule(s, t);
-    return rule !== undefined && NOISE_RULES.has(rule.name);
-  });
+  // A question can be small talk too ("how have you been?"): any noise rule that holds makes the sentence noise.
+  return afterRetraction(sentences, t).every((s) => gateRule(s, t, NOISE_DROP_RULES) !== undefined);
 }
 
 /** A discourse marker in front changes nothing about what a sentence is: "Sorry, one sec", "Ok so, brb", "好了先这样", "嗯，我在排队". */
@@ -209,10 +228,10 @@ function correctionAfterPause(sentence: string, t: RuleThresholds): string | nul
 /** The speaker calls what was said stale or wrong: "that's out of date", "that was wrong", "那个过时了", "我说错了". */
 const STALE_REMARK = /\b(that|this|it|what i (just )?said|i)\s*('s|'m|'re| is| was| am| were)?\s+(a bit |totally |completely )?(outdated|out of date|obsolete|wrong|incorrect|not (right|true|correct)|no longer (true|right|the case))\b|(?:我|刚才|刚刚|之前)*(?:说错了|记错了)|(?:那个|这个|那条)?(?:信息)?过时了|不对/iu;
 
-function gateRule(sentence: string, t: RuleThresholds): (typeof DROP_RULES)[number] | undefined {
+function gateRule(sentence: string, t: RuleThresholds, rules = DROP_RULES): (typeof DROP_RULES)[number] | undefined {
   const judged = correctionAfterPause(sentence, t) ?? sentence;
   const bare = judged.replace(DISCOURSE_MARKER, "");
-  return DROP_RULES.find((r) => r.test(judged, t) || (bare !== judged && bare.length > 0 && r.test(bare, t)));
+  return rules.find((r) => r.test(judged, t) || (bare !== judged && bare.length > 0 && r.test(bare, t)));
 }
 
 export function dropReason(sentence: string, t: RuleThresholds): string | null {
@@ -307,12 +326,33 @@ function withInterjections(sentences: string[], t: RuleThresholds): string[] {
   return out;
 }
 
+/**
+ * A short sentence that only rules out a value ("No more Travis CI!", "MongoDB 也不用了。") says what the next
+ * sentence replaces: the two are one statement, so the old value and the new one are judged together.
+ */
+function withReplacement(sentences: string[], t: RuleThresholds): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < sentences.length; i++) {
+    const s = sentences[i] as string;
+    const next = sentences[i + 1];
+    const bare = (s.match(/[\p{L}\p{N}]+/gu)?.length ?? 0) <= t.shortRemarkWords && weightedLength(s) <= t.shortRemarkChars;
+    if (next !== undefined && bare && oldValues(s).length > 0 && !announcesChange(s)) {
+      out.push(`${s} ${next}`);
+      i++;
+    } else out.push(s);
+  }
+  return out;
+}
+
 export function extractRules(text: string, options: ExtractOptions): ExtractedItem[] {
   const t = options.rules ?? DEFAULT_RULES;
-  const kept = afterRetraction(withInterjections(splitSentences(text), t), t)
-    .filter((s) => dropReason(s, t) === null)
-    .map((s) => clean(s, t))
-    .filter((s) => s.length > 0);
+  const kept = withReplacement(
+    afterRetraction(withInterjections(splitSentences(text), t), t)
+      .filter((s) => dropReason(s, t) === null)
+      .map((s) => clean(s, t))
+      .filter((s) => s.length > 0),
+    t,
+  );
   if (kept.length === 0) return [];
 
   const units: string[] = [];

@@ -177,7 +177,7 @@ async function decideWrite(ctx: WriteContext, prepared: PreparedWrite, replaced:
     return rel ? [{ rel, similarity: pairSimilarity({ content: record.content, vector }, { content: hit.record.content, vector: hit.vector }, t) }] : [];
   });
   const judged = ctx.llm ? await judgeWithLlm(ctx, candidate, nearby, found, t) : null;
-  const relations = judged?.ok ? fromVerdict(judged.verdict, ctx.llm?.id ?? "llm") : strongest(found, record.subject !== "" && req.subject !== undefined && req.source !== "extractor");
+  const relations = judged?.ok ? fromVerdict(judged.verdict, ctx.llm?.id ?? "llm") : strongest(found, record.subject !== "" && req.subject !== undefined && req.source !== "extractor", record.content);
   const decidedBy: WriteDecider = judged?.ok ? "llm" : "rules";
   const llmFallback = judged && !judged.ok ? { llmFallback: judged.reason } : {};
 
@@ -350,16 +350,28 @@ function fromVerdict(verdict: LlmVerdict, llmId: string): Relation[] {
 
 /**
  * One new statement replaces one earlier value: only the closest related memory is affected, and a
- * memory holding the value the statement names comes before any other relation. With an explicit
+ * memory holding the value the statement names comes before any other relation. A value said twice in
+ * other words ("CI runs on Buildbot", "the Buildbot VM does every build") is one value: the statement
+ * also replaces a further memory holding it when the two share a word besides the value ("the Buildbot
+ * box"/"no more Buildbot, the old box goes"); a memory that only shares the name ("the Sony Venice
+ * camera" against "Venice won't work as the festival") is another thing called alike. With an explicit
  * subject every memory of the same slot goes (they are one attribute of one thing).
  */
-function strongest(found: Array<{ rel: Relation; similarity: number }>, explicitSubject: boolean): Relation[] {
+function strongest(found: Array<{ rel: Relation; similarity: number }>, explicitSubject: boolean, content: string): Relation[] {
   const dup = found.find((f) => f.rel.kind === "duplicate");
   if (dup) return [dup.rel];
-  const named = found.filter((f) => f.rel.kind === "supersedes" && f.rel.namedValue === true);
-  const pool = named.length > 0 ? named : found;
-  if (explicitSubject && named.length === 0) return pool.map((f) => f.rel);
-  const best = [...pool].sort((a, b) => b.similarity - a.similarity)[0];
+  const named = found.filter((f) => f.rel.kind === "supersedes" && f.rel.namedValue === true).sort((a, b) => b.similarity - a.similarity);
+  if (named.length > 0) {
+    const values = new Set(oldValues(content).flat());
+    const words = [...contentTokenSet(content)].filter((w) => !values.has(w));
+    const alsoAbout = (other: MemoryRecord) => {
+      const held = contentTokenSet(other.content);
+      return words.some((w) => held.has(w));
+    };
+    return named.filter((f, i) => i === 0 || alsoAbout(f.rel.existing)).map((f) => f.rel);
+  }
+  if (explicitSubject) return found.map((f) => f.rel);
+  const best = [...found].sort((a, b) => b.similarity - a.similarity)[0];
   return best ? [best.rel] : [];
 }
 

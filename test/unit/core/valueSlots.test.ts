@@ -4,6 +4,7 @@ import type { MemoryRecord, MemoryType } from "../../../src/core/model/memory.js
 import { MULTILINGUAL_E5_SMALL, thresholds } from "../../../src/core/model/profiles.js";
 import { withDigits } from "../../../src/core/text/numerals.js";
 import { classifyType } from "../../../src/core/write/classify.js";
+import { extractRules } from "../../../src/core/write/extract.js";
 import { relate, type Relation } from "../../../src/core/write/reconcile.js";
 import { splitSentences } from "../../../src/core/text/sentences.js";
 import { announcesChange, correctsEarlier, isAdditive, numberedAttribute, oldValues, progressFrame, sameSlot, subjectNamesSlot } from "../../../src/core/write/slot.js";
@@ -72,6 +73,20 @@ describe("a value ruled out in so many words names what it replaces", () => {
   it("the statement supersedes the memory holding the rejected value", () => {
     const r = relation("The team party is at Castlegate Hall.", "fact", "Booked the Granary for the team party. Castlegate fell through, they double-booked.", "fact", 0.84);
     assert.equal(r?.kind, "supersedes");
+  });
+});
+
+describe("a value said to be dropped or dead names what it replaces (fresh5)", () => {
+  it("'X 也不用了' and 'X is dead for us' name X; a machine that died names nothing", () => {
+    assert.deepEqual(oldValues("Couchbase 也不用了，缓存现在切到了 Valkey"), [["couchbase"]]);
+    assert.deepEqual(oldValues("the Quasar board is dead for this product, we use the Pico W"), [["quasar", "board"]]);
+    assert.deepEqual(oldValues("The staging server is dead again, restarting it."), []);
+  });
+
+  it("a short sentence that only rules a value out is read with the sentence that replaces it", () => {
+    const items = extractRules("No more Travis CI! Builds run on Buildkite now.", { now: T0, speaker: null, maxMemoryChars: 240, defaultConfidence: 0.8 });
+    assert.equal(items.length, 1);
+    assert.match(items[0]!.content, /Travis CI.*Buildkite/);
   });
 });
 

@@ -1,0 +1,59 @@
+import { strict as assert } from "node:assert";
+import { extractRules, turnIsNoise } from "../../../src/core/write/extract.js";
+import { resolveConfig } from "../../../src/core/config.js";
+import { splitSentences } from "../../../src/core/text/sentences.js";
+
+// Chatter the rules kept on cases written without looking at them (eval/judgement/fresh5): an apology for
+// a late reply, a wish for the listener's week, a remark on the weather, "how's it going", a mood glued to a
+// fact by an emoji. The sentences here are in no case file.
+
+const opts = { now: Date.parse("2026-11-02T09:00:00Z"), speaker: null, maxMemoryChars: 240, defaultConfidence: 0.8 };
+const rules = resolveConfig().write.rules;
+
+describe("chatter around a fact", () => {
+  const chatter = [
+    "sorry for the late reply, was stuck at the vet with the cat",
+    "Apologies for the slow response, my internet died twice",
+    "不好意思回复晚了，孩子发烧折腾了一晚上",
+    "hope you all had a restful long weekend!",
+    "Hope everyone's week is going better than mine",
+    "希望大家周末都过得开心",
+    "lovely sunny weather out there today, wish I could be outside",
+    "外面天气超好，真想出去晒太阳",
+    "not much, how have you been?",
+    "hey, how's it going",
+    "最近怎么样",
+    "输了一晚上的比赛，心态炸了",
+    "周末带娃去公园，累瘫了🥵",
+  ];
+  for (const text of chatter) {
+    it(`keeps nothing of: ${text}`, () => {
+      assert.deepEqual(extractRules(text, opts), []);
+      assert.ok(turnIsNoise(text, rules), "the raw-log fallback does not return it either");
+    });
+  }
+
+  it("an emoji followed by a space ends a Chinese sentence; an emoji inside a run of characters does not", () => {
+    assert.deepEqual(splitSentences("周末爬山腿都废了🥵 言归正传：预发环境的数据库升级到了 PG16"), ["周末爬山腿都废了🥵", "言归正传：预发环境的数据库升级到了 PG16"]);
+    assert.deepEqual(splitSentences("新版本🚀已经上线"), ["新版本🚀已经上线"]);
+    assert.deepEqual(splitSentences("腿都走断了😵 明天还得爬一座山"), ["腿都走断了😵 明天还得爬一座山"], "a tail that goes on with the remark");
+    assert.deepEqual(splitSentences("堵死了😤 周会挪到 3 点"), ["堵死了😤", "周会挪到 3 点"], "a tail that carries a value");
+  });
+
+  it("the fact is kept without the apology, the mood or the wish around it", () => {
+    const en = extractRules("Sorry for the late reply, the baby was up all night 😴 Anyway: the staging DB now runs Postgres 16. Hope your week is calmer than mine!", opts).map((i) => i.content);
+    assert.equal(en.length, 1, JSON.stringify(en));
+    assert.match(en[0]!, /Postgres 16/);
+    assert.doesNotMatch(en[0]!, /baby|calmer/);
+    const zh = extractRules("周末带娃去公园，累瘫了🥵 言归正传：预发环境的数据库升级到了 PG16", opts).map((i) => i.content);
+    assert.equal(zh.length, 1, JSON.stringify(zh));
+    assert.match(zh[0]!, /PG16/);
+    assert.doesNotMatch(zh[0]!, /公园|言归正传/);
+  });
+
+  it("a rule that depends on the weather, a hope about the work, a sorry about a bug are facts", () => {
+    for (const text of ["天气好的时候无人机巡检才起飞", "The drone survey only flies when the weather is calm.", "We hope to ship the iOS build by March 3.", "Sorry messages in the checkout flow must name the failed step."]) {
+      assert.equal(extractRules(text, opts).length, 1, text);
+    }
+  });
+});
