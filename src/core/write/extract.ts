@@ -121,6 +121,9 @@ export const DROP_RULES: Array<{ name: string; test: (s: string, t: RuleThreshol
     test: (s) =>
       /^(haha+|hehe+|lol|lmao|ugh+|argh+|phew|sigh|meh|welp|yikes|oof|omg)\b/i.test(s) ||
       /[,;—–-]\s*(ugh+|lol|lmao|haha+|sigh|meh|oof)[.!…]*$/i.test(s) ||
+      // Chat often puts the laugh after the last word with no comma ("the printer jammed again lol"); a line
+      // that carries a value (a number, a name, a path) is still judged as a statement.
+      (/\s(lol|lmao|rofl|haha+)[.!…]*$/i.test(s) && !/\d|(?<=\s)[A-Z][A-Za-z0-9]*|[A-Za-z]+[_./-][A-Za-z0-9]/.test(s.slice(1))) ||
       /^(唉|哎|哈哈+|呵呵|呃|嗐|哎呀|天哪)[，,！!。…\s]/.test(s) ||
       // A sigh needs no comma in Chinese: "唉又下雨", "嗐这破网".
       /^(唉|嗐)[\u4e00-\u9fff]/.test(s) ||
@@ -170,7 +173,7 @@ export const DROP_RULES: Array<{ name: string; test: (s: string, t: RuleThreshol
 
 const LEADING_FILLER = /^(reminder|note|fyi|btw|by the way|also|oh,? and|and|again|just to confirm|quick note|quick one(?=\s*[:,\-–—])|ps|anyway|anyhow|back to business|on a serious note)\s*[:,\-–—]?\s+/i;
 // A return to business after chatter ("言归正传", "说回正事") opens the statement and is no part of it.
-const LEADING_FILLER_ZH = /^((再|顺便)?(说|讲|提醒|强调|补充)(一下|一遍)|另外|还有|言归正传|(?:说|聊)?回?正事(?:儿)?|回到正题|说回正题)[，,：:]?\s*/;
+const LEADING_FILLER_ZH = /^((再|顺便)?(说|讲|提醒|强调|补充|记)(一下|一遍)(?:哈|啊|吧)?|另外|还有|言归正传|(?:说|聊)?回?正事(?:儿)?|回到正题|说回正题)[，,：:]?\s*/;
 /**
  * Words that frame the telling rather than say anything: a greeting or heads-up in front, a
  * "just so you know" behind. Examples, in no case file: "Hey team, the staging VPN moved to port
@@ -195,7 +198,7 @@ const NOISE_DROP_RULES = DROP_RULES.filter((r) => NOISE_RULES.has(r.name));
  * evidence of anything: the raw-log fallback does not return it either.
  */
 export function turnIsNoise(text: string, t: RuleThresholds): boolean {
-  const sentences = withInterjections(splitSentences(text), t);
+  const sentences = withQuestionTails(withInterjections(splitSentences(text), t), t);
   if (sentences.length === 0) return true;
   // A question can be small talk too ("how have you been?"): any noise rule that holds makes the sentence noise.
   return afterRetraction(sentences, t).every((s) => gateRule(s, t, NOISE_DROP_RULES) !== undefined);
@@ -228,10 +231,20 @@ function correctionAfterPause(sentence: string, t: RuleThresholds): string | nul
 /** The speaker calls what was said stale or wrong: "that's out of date", "that was wrong", "那个过时了", "我说错了". */
 const STALE_REMARK = /\b(that|this|it|what i (just )?said|i)\s*('s|'m|'re| is| was| am| were)?\s+(a bit |totally |completely )?(outdated|out of date|obsolete|wrong|incorrect|not (right|true|correct)|no longer (true|right|the case))\b|(?:我|刚才|刚刚|之前)*(?:说错了|记错了)|(?:那个|这个|那条)?(?:信息)?过时了|不对/iu;
 
+/** Rules about the speaker's mood or surroundings, which a sentence may give as the reason for an instruction. */
+const MOOD_RULES = new Set(["small talk", "passing state", "around the speaker"]);
+
+/**
+ * A standing instruction or preference in the sentence: the mood beside it is its reason, not the point.
+ * Examples, in no case file: "from now on send the digest at nine, mornings are too hectic", "以后日报晚上发，白天太忙了".
+ */
+const STANDING_INSTRUCTION = /\b(?:from now on|going forward|from here on|always|please|i prefer|i'?d rather|make sure)\b|以后|今后|往后|从(?:现在|今天|此)(?:起|开始)|一律|统一|请(?:用|把|在)|记得|务必/i;
+
 function gateRule(sentence: string, t: RuleThresholds, rules = DROP_RULES): (typeof DROP_RULES)[number] | undefined {
   const judged = correctionAfterPause(sentence, t) ?? sentence;
   const bare = judged.replace(DISCOURSE_MARKER, "");
-  return rules.find((r) => r.test(judged, t) || (bare !== judged && bare.length > 0 && r.test(bare, t)));
+  const instructs = STANDING_INSTRUCTION.test(judged);
+  return rules.find((r) => !(instructs && MOOD_RULES.has(r.name)) && (r.test(judged, t) || (bare !== judged && bare.length > 0 && r.test(bare, t))));
 }
 
 export function dropReason(sentence: string, t: RuleThresholds): string | null {
@@ -326,6 +339,25 @@ function withInterjections(sentences: string[], t: RuleThresholds): string[] {
   return out;
 }
 
+/** A fragment with no verb: a determiner or demonstrative and a few words ("the blue one", "that one from Tuesday", "蓝色那个"). */
+const FRAGMENT_EN = /^\W*(?:the|a|an|my|our|that|this|those|these|which|one|or)\b(?![^.!?]*\b(?:is|are|was|were|has|have|had|do|does|did|will|would|can|could|should|must|got|gets|goes|went|runs?|uses?|needs?|[a-z]{3,}ed)\b)[^.!?]*$/i;
+const FRAGMENT_ZH = /^[\u4e00-\u9fff]{0,6}(?:那个|这个|那台|那把|那条|那件|那款|那根|那只|那本|的那个)[。！!～~\s]*$/;
+
+/**
+ * A fragment right after a question finishes the question: "anyone seen my tape measure? the yellow one",
+ * "谁拿了我的充电线？白色那根". It is asked, not stated, and goes where the question goes.
+ */
+function withQuestionTails(sentences: string[], t: RuleThresholds): string[] {
+  const out: string[] = [];
+  for (const s of sentences) {
+    const prev = out[out.length - 1];
+    const short = (s.match(/[\p{L}\p{N}]+/gu)?.length ?? 0) <= t.shortRemarkWords && weightedLength(s) <= t.shortRemarkChars;
+    if (prev !== undefined && /[?？]\s*$/.test(prev) && short && (FRAGMENT_EN.test(s) || FRAGMENT_ZH.test(s))) out[out.length - 1] = `${prev.replace(/[?？]\s*$/, "")}, ${s}?`;
+    else out.push(s);
+  }
+  return out;
+}
+
 /**
  * A short sentence that only rules out a value ("No more Travis CI!", "MongoDB 也不用了。") says what the next
  * sentence replaces: the two are one statement, so the old value and the new one are judged together.
@@ -347,7 +379,7 @@ function withReplacement(sentences: string[], t: RuleThresholds): string[] {
 export function extractRules(text: string, options: ExtractOptions): ExtractedItem[] {
   const t = options.rules ?? DEFAULT_RULES;
   const kept = withReplacement(
-    afterRetraction(withInterjections(splitSentences(text), t), t)
+    afterRetraction(withQuestionTails(withInterjections(splitSentences(text), t), t), t)
       .filter((s) => dropReason(s, t) === null)
       .map((s) => clean(s, t))
       .filter((s) => s.length > 0),

@@ -28,33 +28,30 @@ export function announcesUpdate(text: string): boolean {
   return UPDATE_CUE.test(text) || announcesChange(text);
 }
 
+/** How close each clause of a long message comes to the memory, in the message's order; empty for a short one. */
+function clauseSimilarities(candidate: Candidate, existing: MemoryRecord, existingVector: Float32Array, t: Thresholds): number[] {
+  return (candidate.clauses ?? []).map((c) => pairSimilarity(c, { content: existing.content, vector: existingVector }, t));
+}
+
 /**
  * How close a message comes to a memory on topic: the whole message, or its closest clause when the
  * message is long and says several things ("the countertop's going to be sintered stone in the end,
  * the designer says it handles heat, price is about the same" is, in its first clause, about the countertop).
  * Only topic tests read it; a restatement needs the whole message to match.
  */
-function topicSimilarity(candidate: Candidate, existing: MemoryRecord, existingVector: Float32Array, whole: number, t: Thresholds): number {
-  let best = whole;
-  for (const c of candidate.clauses ?? []) best = Math.max(best, pairSimilarity(c, { content: existing.content, vector: existingVector }, t));
-  return best;
+function topicSimilarity(whole: number, clauses: number[]): number {
+  return Math.max(whole, ...clauses);
 }
 
 /**
  * In a long message the additive word must sit in the clause about this memory or before it: "the worktop's
  * going to be oak after all, the fitter says the sink is fine as well" adds nothing to what the worktop is made of.
  */
-function addsTo(candidate: Candidate, existing: MemoryRecord, existingVector: Float32Array, t: Thresholds): boolean {
-  const clauses = candidate.clauses ?? [];
+function addsTo(candidate: Candidate, clauses: number[]): boolean {
   if (clauses.length < 2) return true;
-  let closest = 0;
-  let best = -Infinity;
-  clauses.forEach((c, i) => {
-    const sim = pairSimilarity(c, { content: existing.content, vector: existingVector }, t);
-    if (sim > best) [best, closest] = [sim, i];
-  });
+  const closest = clauses.indexOf(Math.max(...clauses));
   // An additive opening frames what follows it ("in addition to cheques, …", "we hired another tutor: …"); a later remark does not.
-  return clauses.slice(0, closest + 1).some((c) => isAdditive(c.content));
+  return (candidate.clauses ?? []).slice(0, closest + 1).some((c) => isAdditive(c.content));
 }
 
 export type Relation =
@@ -167,7 +164,11 @@ export function replacesNamedValue(candidate: string, existing: string, olds: st
   // names the "10 minutes" of an English memory, "从 Frankfurt 迁到了新加坡" its Frankfurt). Mixed text
   // ("从 MySQL 迁到了 Redis") is still Chinese: only a side without any Chinese is the other language.
   const across = hasCjk(candidate) !== hasCjk(existing);
-  const named = across ? olds.map(spelledAlike) : olds;
+  // A value named with its head noun ("the Friday slot got cancelled") names the value alone too: a memory that
+  // holds "on Fridays" holds it, though it never says "slot".
+  const values = valueTokens(candidate);
+  const bare = olds.map((v) => v.filter((t) => values.has(t))).filter((v, i) => v.length > 0 && v.length < (olds[i] as string[]).length);
+  const named = across ? olds.map(spelledAlike) : [...olds, ...bare];
   return named.some((v) => holdsValue(held, v)) && !holdsValue(held, newValueTokens(candidate, olds));
 }
 
@@ -255,6 +256,7 @@ export function relate(candidate: Candidate, existing: MemoryRecord, existingVec
   const w = config.write;
   const sim = pairSimilarity({ content: candidate.content, vector: candidate.vector }, { content: existing.content, vector: existingVector }, t);
   const lexical = unreadable(candidate.content, t) || unreadable(existing.content, t);
+  const clauses = clauseSimilarities(candidate, existing, existingVector, t);
   const changed = valueChanged(candidate.content, existing.content);
   const subjectsSpecific = specificSubject(candidate.subject, candidate.source) && specificSubject(existing.subject, existing.source);
   if (subjectsSpecific && !sameSubject(candidate.subject, existing.subject)) return null;
@@ -294,14 +296,14 @@ export function relate(candidate: Candidate, existing: MemoryRecord, existingVec
   if (!sameType) {
     // A change announced in so many words ("switched", "换成") crosses a classifier's type guess; nothing else does.
     const announced = announcesChange(candidate.content) && !isAdditive(candidate.content) && sharesAttribute(candidate.content, existing.content);
-    const close = topicSimilarity(candidate, existing, existingVector, sim, t) >= (lexical ? w.topicSimilarityCjk : t.topicSimilarity) || lexicalSimilarity(candidate.content, existing.content) >= w.lexicalTopicWithCue;
+    const close = topicSimilarity(sim, clauses) >= (lexical ? w.topicSimilarityCjk : t.topicSimilarity) || lexicalSimilarity(candidate.content, existing.content) >= w.lexicalTopicWithCue;
     return announced && close ? { kind: "supersedes", existing, reason: `same topic (similarity ${sim.toFixed(2)}), announced as a change` } : null;
   }
   // Progress goes on: "the tiles are done too" is the next state of the renovation, not a second task.
   if (candidate.type === "task_state" && sameTask(candidate.content, existing.content, w.taskFrameSimilarity, topicClose, veryClose)) {
     return { kind: "supersedes", existing, reason: "a newer status of that task" };
   }
-  if (isAdditive(candidate.content) && addsTo(candidate, existing, existingVector, t)) return null;
+  if (isAdditive(candidate.content) && addsTo(candidate, clauses)) return null;
   if (bothTasks && labelsDiffer(candidate.content, existing.content)) return null;
   if ((candidate.validUntil === null) !== (existing.validUntil === null)) return null;
   if (keysDiffer(candidate.content, existing.content)) return null;
@@ -317,7 +319,7 @@ export function relate(candidate: Candidate, existing: MemoryRecord, existingVec
   }
   const topicThreshold = lexical ? w.topicSimilarityCjk : t.topicSimilarity;
   // With a cue, shared words are evidence of the same topic too ("lint the Python code with Flake8" → "switched to Ruff for linting the Python code").
-  const sameTopic = topicSimilarity(candidate, existing, existingVector, sim, t) >= topicThreshold || lexicalSimilarity(candidate.content, existing.content) >= w.lexicalTopicWithCue;
+  const sameTopic = topicSimilarity(sim, clauses) >= topicThreshold || lexicalSimilarity(candidate.content, existing.content) >= w.lexicalTopicWithCue;
   const cued = (UPDATE_CUE.test(candidate.content) || announcesChange(candidate.content)) && sameTopic && sharesAttribute(candidate.content, existing.content);
   if (!slot && !restatement && !cued) return null;
 

@@ -11,7 +11,9 @@ describe("recall/answerKind", () => {
     assert.equal(askedKind("When does the lease end?"), "time");
     assert.equal(askedKind("Which year was the warehouse built?"), "time");
     assert.equal(askedKind("快递一般几点到？"), "time");
-    assert.equal(askedKind("Where is the depot?"), null);
+    assert.equal(askedKind("Where is the depot?"), "place");
+    assert.equal(askedKind("备用发电机放在哪？"), "place");
+    assert.equal(askedKind("Which region does the backup bucket live in?"), "place");
     assert.equal(askedKind("How does the exporter authenticate?"), null, "a how-question of manner asks for no amount");
     assert.equal(askedKind("仓库用什么系统？"), null);
   });
@@ -26,12 +28,21 @@ describe("recall/answerKind", () => {
     assert.ok(holdsKind("快递一般下午送到，周六也送。", "time"));
     assert.ok(!holdsKind("The lease is held by the parent company.", "time"));
     assert.ok(!holdsKind("日志都写到对象存储里。", "time"), "日 inside a word is no date");
+    assert.ok(holdsKind("The spare generator is in the basement.", "place"));
+    assert.ok(holdsKind("The nightly dump goes to /srv/backups.", "place"));
+    assert.ok(holdsKind("备用发电机放在地下车库B2层。", "place"));
+    assert.ok(!holdsKind("The spare generator was serviced in March.", "place"), "a month is no place");
+    assert.ok(!holdsKind("We moved the wiki from Notion to Outline.", "place"), "a move between tools is no place");
+    assert.ok(holdsKind("The wiki runs on a VM in us-east-2.", "place"));
+    assert.ok(!holdsKind("备用发电机每月试机一次。", "place"));
+    assert.ok(!holdsKind("The ferry terminal closes at 21:30 on Sundays.", "amount"), "a clock time is no amount");
+    assert.ok(holdsKind("The ferry terminal has 6 berths.", "amount"));
   });
 
   it("favours the candidates that hold the value, only when some do and some do not", () => {
     const texts = ["The depot is 40 km from the port.", "The depot is next to the rail yard."];
     assert.deepEqual(favourAnswerKind("How far is the depot?", texts, [0.5, 0.52], 0.05), [0.55, 0.52]);
-    assert.deepEqual(favourAnswerKind("Where is the depot?", texts, [0.5, 0.52], 0.05), [0.5, 0.52]);
+    assert.deepEqual(favourAnswerKind("What does the depot store?", texts, [0.5, 0.52], 0.05), [0.5, 0.52]);
     assert.deepEqual(favourAnswerKind("How far is the depot?", [texts[0]!, "It is 3 km to the yard."], [0.5, 0.52], 0.05), [0.5, 0.52]);
     assert.deepEqual(favourAnswerKind("How far is the depot?", texts, [0.5, 0.52], 0), [0.5, 0.52]);
   });

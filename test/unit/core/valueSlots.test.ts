@@ -5,7 +5,7 @@ import { MULTILINGUAL_E5_SMALL, thresholds } from "../../../src/core/model/profi
 import { withDigits } from "../../../src/core/text/numerals.js";
 import { classifyType } from "../../../src/core/write/classify.js";
 import { extractRules } from "../../../src/core/write/extract.js";
-import { relate, type Relation } from "../../../src/core/write/reconcile.js";
+import { relate, replacesNamedValue, type Relation } from "../../../src/core/write/reconcile.js";
 import { splitSentences } from "../../../src/core/text/sentences.js";
 import { announcesChange, correctsEarlier, isAdditive, numberedAttribute, oldValues, progressFrame, sameSlot, subjectNamesSlot } from "../../../src/core/write/slot.js";
 import { DAY, T0, vectorsAt } from "../../helpers/fakes.js";
@@ -81,6 +81,11 @@ describe("a value said to be dropped or dead names what it replaces (fresh5)", (
     assert.deepEqual(oldValues("Couchbase 也不用了，缓存现在切到了 Valkey"), [["couchbase"]]);
     assert.deepEqual(oldValues("the Quasar board is dead for this product, we use the Pico W"), [["quasar", "board"]]);
     assert.deepEqual(oldValues("The staging server is dead again, restarting it."), []);
+  });
+
+  it("a value ruled out with its head noun names the value alone", () => {
+    assert.ok(replacesNamedValue("The vet moved us to Wednesdays, the Friday slot got cancelled", "We take the dog to the vet on Fridays."));
+    assert.equal(replacesNamedValue("The vet moved us to Wednesdays, the Friday slot got cancelled", "The vet is on Elm Road."), false);
   });
 
   it("a short sentence that only rules a value out is read with the sentence that replaces it", () => {
