@@ -25,7 +25,7 @@ const ZH_TIME = /什么时[候间]|何时|哪[天年月周]|几[点号月]/;
 
 // A question of place: "where", "which city/room/region", "在哪", "哪个机房", "什么地方".
 const EN_PLACE = /\bwhere\b|\bwhich\s+(?:city|country|region|town|room|building|floor|office|site|data\s*cent(?:er|re)|datacenter|zone|warehouse|shop|store|branch|venue|folder|directory|bucket)\b/i;
-const ZH_PLACE = /哪里|哪儿|在哪|哪个(?:城市|国家|地区|省|机房|区|楼|仓|地方|位置|门店|目录)|什么地方|哪座|哪家/;
+const ZH_PLACE = /哪里|哪儿|在哪|哪个(?:城市|国家|地区|省|机房|区|楼|仓|地方|位置|门店|目录)|什么地方|哪座城/;
 
 export function askedKind(question: string): AnswerKind | null {
   if (EN_TIME.test(question) || ZH_TIME.test(question)) return "time";

@@ -9,7 +9,7 @@ export function splitSentences(text: string): string[] {
   for (const line of text.split(/\n+/)) {
     // An emoji and a capital after it end a sentence in chat ("rough weekend 😩 Anyway, the job runs at 2").
     const parts = line.split(/(?<=[。！？；!?])|(?<=\p{Extended_Pictographic}\uFE0F?)\s+(?=[A-Z])|(?<=[.!?]["')\]]?)\s+(?=["'([]?[A-Z0-9])|(?<=(?:^|[\s(])(?!(?:etc|approx|incl|excl|esp|resp|min|max|dept|misc|ca|cf|vs|al|no)\.)[a-z]{3,}\.)\s+(?=[a-z])/u);
-    for (const p of parts.flatMap(afterEmojiInChinese)) {
+    for (const p of parts.flatMap(afterEmojiInChinese).flatMap(atTopicShift)) {
       const s = p.trim();
       if (s.length > 0) out.push(s);
     }
@@ -34,4 +34,14 @@ function afterEmojiInChinese(part: string): string[] {
     else out.push(piece);
   }
   return out;
+}
+
+/**
+ * A marker that turns to a new topic starts a new sentence even after a comma: "终于周五了，对了测试库端口是 5433",
+ * "what a week, btw the build box moved to Oslo". The words that turn the topic are a closed class.
+ */
+const TOPIC_SHIFT = /[，,]\s*(?=(?:对了|顺便(?:说一下|提一下|说下|提下)?|另外|说正事|言归正传)[，,：:\s]?)|,\s+(?=(?:btw|by the way|anyway|oh and)\b)/iu;
+
+function atTopicShift(part: string): string[] {
+  return part.split(TOPIC_SHIFT).map((p) => p.trim()).filter((p) => p.length > 0);
 }

@@ -2,28 +2,39 @@ import type { MemoryType } from "../model/memory.js";
 import { announcesChange, correctsEarlier, oldValues, progressFrame } from "./slot.js";
 
 /** Ordered cue lists: the first kind whose cue matches wins. Names are what tests and docs refer to. */
-const TASK_STATE = [
+const TASK_STATE: Array<{ test(text: string): boolean }> = [
   /\bstep\s+\d+\s*(of|\/)\s*\d+\b/i,
   /\b(is|are)\s+(done|finished|completed|in progress|blocked|half done)\b/i,
   /\b(todo|wip|next step|remaining steps?)\b/i,
   // A count against a total or a share done is a progress report: "11 of 40 suites ported", "about 60% through".
-  /\b\d+\s*(of|out of|\/)\s*(the\s+)?\d+\b(?!\s*(am|pm|[ap]\.m\.))/i,
+  { test: countOfTotal },
   /\b\d{1,3}\s*%\s*(done|complete|completed|finished|through|migrated|there)\b/i,
   // A share reached by now is how far a task has got: "the re-index is already past 60%", "translation now at 30%",
   // "数据回填做到 70% 了", "完成了约 40%". A share of something else ("15% off", "CPU at 90%") says no "now" or "done".
-  /\b(?:now|currently|already)\s+(?:at|up\s+to|past|over)\s+(?:about\s+|around\s+|roughly\s+|~)?\d{1,3}\s*%/i,
+  /\b(?:now|currently|already)\s+(?:at|up\s+to|past|over)\s+(?:about\s+|around\s+|roughly\s+|~)?\d{1,3}\s*%|\b(?:at|past|over)\s+(?:about\s+|around\s+|~)?\d{1,3}\s*%\s+(?:now|already)\b/i,
   /(?:完成|做完|搞完|弄完|跑完|进行)了?\s*(?:大约|约|差不多)?\s*\d{1,3}\s*%|(?:做|搞|弄|跑|导|迁|写|推进)到(?:了)?\s*\d{1,3}\s*%/,
   // Waiting on someone or something, or blocked by it, is where a task stands: "held up by the vendor", "pending QA".
   /\b(waiting (on|for)|blocked (on|by)|held up by|stuck on|pending|awaiting)\b/i,
   // Not done yet is a state too: "the invites haven't gone out yet", "还没发出去".
   /\b(has|have|is|are)(n't| not)\s+(been\s+)?\w+\s+(out\s+|in\s+|up\s+)?yet\b|\bnot\s+yet\b/i,
   // A total and the share done, Chinese order: "8 个接口已经对完 5 个", "12 张表迁了 9 张".
-  /\d+\s*[个张条项份台][^，。,]{0,16}?\d+\s*[个张条项份台]/,
-  /第\s*\d+\s*步|已完成|进行中|还剩|进度|还没|尚未|\d+\s*[/／]\s*\d+|卡在|等待|待审|在等/,
+  /\d+\s*[个张条项份台篇页题道首部课集章节门][^，。,]{0,16}?\d+\s*[个张条项份台篇页题道首部课集章节门]/,
+  /第\s*\d+\s*步|已完成|进行中|还剩|进度|还没|尚未|卡在|等待|待审|在等/,
   // How far through a sequence: "finished week 7 of the plan", "done with chapter 4", "练完第九周", "剪到第 12 集".
   /\b(finished|completed|done with|through|wrapped|up to|reached)\s+(week|chapter|episode|lesson|module|level|stage|day|unit|round|sprint)\s+\d+\b/i,
   /[完到]\s*第\s*[\d一二两三四五六七八九十百]+\s*[周章集课关轮天期讲节]/,
 ];
+
+/**
+ * A count against its total ("11 of 40 suites", "7/12", "完成 7／12"). A count never exceeds its total, so
+ * "26/09" or "31/1" is a date, not progress; a time ("3/4 pm") is neither.
+ */
+function countOfTotal(text: string): boolean {
+  for (const m of text.matchAll(/\b(\d+)\s*(?:of|out of|\/|／)\s*(?:the\s+)?(\d+)\b(?!\s*(?:am|pm|[ap]\.m\.))/gi)) {
+    if (Number(m[1]) <= Number(m[2])) return true;
+  }
+  return false;
+}
 
 /**
  * A status line labelled as one: "Billing cutover status: …", "前端重构进展：…" — unless what follows the

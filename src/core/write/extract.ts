@@ -30,6 +30,11 @@ export interface ExtractOptions {
 
 const DEFAULT_RULES: RuleThresholds = resolveConfig().write.rules;
 
+/** A value someone may look up later: a number, a name written with a capital inside the sentence, a code-like word. */
+function carriesValue(s: string): boolean {
+  return /\d|(?<=\s)[A-Z][A-Za-z0-9]*|[A-Za-z]+[_./-][A-Za-z0-9]/.test(s.slice(1));
+}
+
 /** Named gate rules: a sentence matching one is not worth remembering. */
 export const DROP_RULES: Array<{ name: string; test: (s: string, t: RuleThresholds) => boolean }> = [
   { name: "question", test: (s) => /[?？]\s*$/.test(s) || /(吗|呢|么)[。.]?$/.test(s) },
@@ -38,9 +43,11 @@ export const DROP_RULES: Array<{ name: string; test: (s: string, t: RuleThreshol
     test: (s, t) =>
       /^(hi|hello|hey|hiya|good (morning|afternoon|evening|night)|morning|thanks|thank you|thx|cheers|bye|goodbye|see you|take care|congrats|congratulations|you'?re (the best|welcome|awesome))\b[^.]{0,30}[.!]*$/i.test(s) ||
       /^(haha+|lol|ok(ay)?|sure|great|nice|cool|awesome|wow|yay|sounds good|no problem|no worries|got it|yeah|yes|yep|right|oh)\b[^.]{0,15}[.!]*$/i.test(s) ||
-      /^(早上好|上午好|下午好|晚上好|你好|您好|谢谢|多谢|感谢|哈哈|好的|好吧|嗯|不客气|再见|拜拜|辛苦[了啦咯啊])/.test(s) ||
+      /^(早上好|上午好|下午好|晚上好|你好|您好|谢谢|多谢|感谢|哈哈|嘿嘿|好的|好吧|嗯|不客气|再见|拜拜|辛苦[了啦咯啊])/.test(s) ||
       // Thanks or praise for the help itself: "thank you so much, that did it", "太感谢了", "你真是帮了大忙".
       /^(太|非常|真是?|十分|万分)(感谢|谢谢)|^你(真是|真|太)(帮了?[大不少]?忙|厉害|棒)|^(you'?re|you are) (a )?(lifesaver|life saver|legend|star|genius)\b/i.test(s) ||
+      // Praise for the help said as what it did for the speaker: "u saved my afternoon", "you made my week", "you rock".
+      /^\W*(?:you|u|ya)\s+(?:(?:just|totally|really)\s+)?(?:saved|made)\s+(?:my|the\s+user'?s|our)\s+(?:day|life|week|weekend|morning|afternoon|evening|night|bacon|skin)\b[^.]{0,20}$|^\W*(?:you|u)\s+(?:rock|rule)\b/i.test(s) ||
       // A short line that ends in thanks closes the exchange: "that's all for now, thanks!", "就这些，多谢".
       (weightedLength(s) <= t.shortWishChars && (/\b(thanks|thank you|thx|ty|cheers)\b(?!\s+to\b)[^a-z]*$/i.test(s) || /(谢谢|谢啦|多谢|感谢)[了啦呀哈啊～~！!。.\s]*$/.test(s))) ||
       // A short wish is a courtesy, not a fact: "fingers crossed for Friday!", "happy holidays, all", "中秋快乐", "祝一切顺利".
@@ -67,7 +74,8 @@ export const DROP_RULES: Array<{ name: string; test: (s: string, t: RuleThreshol
   {
     name: "momentary remark",
     test: (s) =>
-      /\b(right now|at the moment|just now)\b/i.test(s) ||
+      // "right now" bounds a state of the moment; with a value in it ("capped at 2 GB right now") it is a fact that may change.
+      (/\b(right now|at the moment|just now|atm|rn)\b/i.test(s) && !carriesValue(s)) ||
       /^(ugh|argh|oops|whoops|oh no|damn|hmm+)\b/i.test(s) ||
       /^(let me|lemme|brb|be right back|i'?ll be right back|gotta go)\b/i.test(s) ||
       /^(我先|等一下|稍等)/.test(s),
@@ -96,7 +104,7 @@ export const DROP_RULES: Array<{ name: string; test: (s: string, t: RuleThreshol
       // "抱歉回晚了，路上堵车". Should the excuse carry a number or a name, the sentence is judged as a statement.
       ((/^(?:sorry|apologies|my apologies|soz)\b[^.]{0,14}?\b(?:late|slow|delayed)\s+(?:reply|response|answer)/i.test(s) ||
         /^(?:不好意思|抱歉|sorry)[，,\s]*(?:回复|回消息|回)(?:得)?(?:晚|慢)了/i.test(s)) &&
-        !/\d|(?<=\s)[A-Z][A-Za-z0-9]*|[A-Za-z]+[_./-][A-Za-z0-9]/.test(s.slice(12))) ||
+        !carriesValue(s.slice(12))) ||
       /(?:我们|刚才)?(?:说|聊)到哪(?:儿|里)?了/.test(s),
   },
   {
@@ -123,7 +131,7 @@ export const DROP_RULES: Array<{ name: string; test: (s: string, t: RuleThreshol
       /[,;—–-]\s*(ugh+|lol|lmao|haha+|sigh|meh|oof)[.!…]*$/i.test(s) ||
       // Chat often puts the laugh after the last word with no comma ("the printer jammed again lol"); a line
       // that carries a value (a number, a name, a path) is still judged as a statement.
-      (/\s(lol|lmao|rofl|haha+)[.!…]*$/i.test(s) && !/\d|(?<=\s)[A-Z][A-Za-z0-9]*|[A-Za-z]+[_./-][A-Za-z0-9]/.test(s.slice(1))) ||
+      (/\s(lol|lmao|rofl|haha+)[.!…]*$/i.test(s) && !carriesValue(s)) ||
       /^(唉|哎|哈哈+|呵呵|呃|嗐|哎呀|天哪)[，,！!。…\s]/.test(s) ||
       // A sigh needs no comma in Chinese: "唉又下雨", "嗐这破网".
       /^(唉|嗐)[\u4e00-\u9fff]/.test(s) ||
@@ -134,7 +142,7 @@ export const DROP_RULES: Array<{ name: string; test: (s: string, t: RuleThreshol
     // Closing the session for now, not a plan to remember: "ok calling it a day", "I'll look at this again in the morning", "先到这儿吧".
     name: "sign-off",
     test: (s) =>
-      /\b(call(ing)? it a (day|night)|that'?s (it|all|enough|everything)( from me)? for (the )?(day|today|now|tonight|this week)|(pick|picking) (this|it) (back )?up (tomorrow|later|on monday|next week)|(talk|speak|catch you) (tomorrow|later|soon)|signing off|logging off)\b/i.test(s) ||
+      /\b(ttyl|ttys|cya|gtg|g2g|talk to (?:you|u) later|call(ing)? it a (day|night)|that'?s (it|all|enough|everything)( from me)? for (the )?(day|today|now|tonight|this week)|(pick|picking) (this|it) (back )?up (tomorrow|later|on monday|next week)|(talk|speak|catch you) (tomorrow|later|soon)|signing off|logging off)\b/i.test(s) ||
       /(先到这(儿|里)|今天就到这|明天再(说|弄|看|继续)|回头再(说|聊|看)|(一会儿?|待会儿?|等会儿?|晚点|晚些)再(说|聊|看)|下次再(聊|说))/.test(s) ||
       // Putting the talk off until something is over ends the exchange: "开完会再聊", "吃完饭再说吧", "that's all for now".
       /(先这样|就这样)(吧|啦|了)?[，,～~！!。]|[\u4e00-\u9fff]{1,4}再(聊|说)(吧|啦|哈|哦)?[～~！!。.\s]*$/.test(s),
@@ -145,13 +153,18 @@ export const DROP_RULES: Array<{ name: string; test: (s: string, t: RuleThreshol
     test: (s) =>
       /\b(i'?m|i am|i feel|feeling|the user is|the user feels)\s+(so\s+|really\s+|completely\s+|totally\s+|a bit\s+|kind of\s+|pretty\s+)?(tired|exhausted|wiped out|knackered|sleepy|stressed|swamped|grumpy|cranky|annoyed|frustrated|bored|hungry|sick|ill|under the weather|in a (bad|good|foul) mood|on (a|the) (train|bus|plane|flight|subway|tube|metro|road)|at (the )?(station|gym|dentist|doctor'?s|airport))\b/i.test(s) ||
       /\b(bad|patchy|spotty|flaky) (signal|connection|wifi|wi-fi|reception)\b/i.test(s) ||
+      // Where the speaker types from, and sorry for what it does to the typing: "on my tablet so excuse typos".
+      /\b(?:typing|writing|texting|replying)\s+(?:on|from)\s+(?:my|the\s+user'?s|a)\s+(?:phone|mobile|tablet|ipad|watch)\b|\b(?:sorry|excuse|apologies)\s+(?:for\s+)?(?:the\s+|any\s+|my\s+)?typos\b/i.test(s) ||
+      /\b(i'?m|i am|i feel|feeling|the user is|the user feels)\s+(?:kinda|kind of|sort of|a little|a bit|super|very|quite)\s+(tired|exhausted|sleepy|stressed|sick|ill|off|rough|rubbish|meh)\b/i.test(s) ||
+      // A glitch that came and went: "刚才网断了一下", "VPN 刚掉了一下，现在好了".
+      /(?:刚才|刚刚|刚)[^，。]{0,8}(?:断|卡|掉线|掉|挂|闪退)了?一下/.test(s) ||
       /\b(long|rough|tough|crazy|hectic|exhausting|brutal|slow) (day|week|morning|night|shift)\b|\bhalf asleep\b|\b(jet-?lagged|hungover|burnt out|drained)\b/i.test(s) ||
       // The day summed up as a feeling: "yet another day of back-to-back calls", "又是加班到半夜的一天".
       /\b(yet )?another (\w+ )?day of\b/i.test(s) ||
       /又是[^。，,！!]{1,14}的一(天|周|晚)/.test(s) ||
       // A mishap happening as the speaker types: "the toddler just knocked my tea over", "my laptop just died".
       /\bjust\s+(spilled|spilt|knocked|dropped|tipped|fell|woke|died|crashed on me)\b/i.test(s) ||
-      /(心情|情绪)(特别|非常|很|有点|不太|好|太|真|超|挺|蛮)?(差|糟|不好|低落|烦)|(有点|好|太|很|特别|真)(累|困|饿|冷|热|闷)|(累|困|冷|热|饿|气|急|烦)死(了|我了)|冻僵|(在|正在)(机场|车站|医院|路上|排队)|不想干|心态(?:都|彻底|直接|完全)?(?:崩|炸|爆)|破防了|(?:累|困|饿|冷|热|气|急|烦)(?:瘫|趴|坏|疯|炸)了|(在|坐)(地铁|高铁|公交|火车|飞机|出租车|车)上|信号(不好|不太好|很差|时断时续)|网络(不好|很差|时断时续)/.test(s),
+      /(心情|情绪)(特别|非常|很|有点|不太|好|太|真|超|挺|蛮)?(差|糟|不好|低落|烦)|(有点|好|太|很|特别|真)(累|困|饿|冷|热|闷)|(累|困|冷|热|饿|气|急|烦)死(了|我了)|冻僵|(在|正在)(机场|车站|医院|路上|排队)|不想干|(?:今天|今儿|最近|这会儿)?(?:心情|状态)(?:很|挺|特别|超|真|还|蛮)?(?:不错|好|棒|美)(?:的|啊|呀)?[。！!～~]*$|心态(?:都|彻底|直接|完全)?(?:崩|炸|爆)|破防了|(?:累|困|饿|冷|热|气|急|烦)(?:瘫|趴|坏|疯|炸)了|(在|坐)(地铁|高铁|公交|火车|飞机|出租车|车)上|信号(不好|不太好|很差|时断时续)|网络(不好|很差|时断时续)/.test(s),
   },
   {
     // Thinking aloud is not a decision, and the speaker says so: "just spitballing here", "nothing is settled", "我就是瞎想想".
@@ -168,12 +181,13 @@ export const DROP_RULES: Array<{ name: string; test: (s: string, t: RuleThreshol
       /^(我)?(先)?把(情况|背景)(都)?(说|讲)一下|^我先(说|讲)一下|^先(说|讲)一下/.test(s),
   },
   { name: "asks the assistant", test: (s) => /^(can|could|would|will) you\b/i.test(s) || /^(你)?(帮我|请帮我)(看看|查一下|检查)/.test(s) },
-  { name: "too short", test: (s, t) => s.replace(/[\s\p{P}]/gu, "").length < t.minStatementChars },
+  // Emoji and other symbols say nothing to look up later: "😂😂😂", "👍🙏".
+  { name: "too short", test: (s, t) => s.replace(/[\s\p{P}\p{S}\p{Extended_Pictographic}]|\u200d|\ufe0f/gu, "").length < t.minStatementChars },
 ];
 
 const LEADING_FILLER = /^(reminder|note|fyi|btw|by the way|also|oh,? and|and|again|just to confirm|quick note|quick one(?=\s*[:,\-–—])|ps|anyway|anyhow|back to business|on a serious note)\s*[:,\-–—]?\s+/i;
 // A return to business after chatter ("言归正传", "说回正事") opens the statement and is no part of it.
-const LEADING_FILLER_ZH = /^((再|顺便)?(说|讲|提醒|强调|补充|记)(一下|一遍)(?:哈|啊|吧)?|另外|还有|言归正传|(?:说|聊)?回?正事(?:儿)?|回到正题|说回正题)[，,：:]?\s*/;
+const LEADING_FILLER_ZH = /^((再|顺便)?(说|讲|提醒|强调|补充|记)(一下|一遍)(?:哈|啊|吧)?|另外|还有|对了|言归正传|(?:说|聊)?回?正事(?:儿)?|回到正题|说回正题)[，,：:]?\s*/;
 /**
  * Words that frame the telling rather than say anything: a greeting or heads-up in front, a
  * "just so you know" behind. Examples, in no case file: "Hey team, the staging VPN moved to port
@@ -198,7 +212,7 @@ const NOISE_DROP_RULES = DROP_RULES.filter((r) => NOISE_RULES.has(r.name));
  * evidence of anything: the raw-log fallback does not return it either.
  */
 export function turnIsNoise(text: string, t: RuleThresholds): boolean {
-  const sentences = withQuestionTails(withInterjections(splitSentences(text), t), t);
+  const sentences = withQuestionTails(withInterjections(withoutCourtesies(splitSentences(text)), t), t);
   if (sentences.length === 0) return true;
   // A question can be small talk too ("how have you been?"): any noise rule that holds makes the sentence noise.
   return afterRetraction(sentences, t).every((s) => gateRule(s, t, NOISE_DROP_RULES) !== undefined);
@@ -339,6 +353,20 @@ function withInterjections(sentences: string[], t: RuleThresholds): string[] {
   return out;
 }
 
+/**
+ * An acknowledgement that opens a Chinese sentence before a comma: "好的，…", "收到！…". A laugh is not one:
+ * it colours what follows as a remark ("哈哈，周五啦"), as "lol, …" does in English.
+ */
+const COURTESY_ZH = /^(好的|好吧|行吧|嗯+|收到|谢谢|多谢|了解|明白)[，,！!～~\s]+(?=\S)/u;
+
+/** The courtesy and what follows it are judged apart, so a fact after "好的，" is kept and the courtesy dropped. */
+function withoutCourtesies(sentences: string[]): string[] {
+  return sentences.flatMap((s) => {
+    const m = COURTESY_ZH.exec(s);
+    return m ? [m[1] as string, s.slice(m[0].length)] : [s];
+  });
+}
+
 /** A fragment with no verb: a determiner or demonstrative and a few words ("the blue one", "that one from Tuesday", "蓝色那个"). */
 const FRAGMENT_EN = /^\W*(?:the|a|an|my|our|that|this|those|these|which|one|or)\b(?![^.!?]*\b(?:is|are|was|were|has|have|had|do|does|did|will|would|can|could|should|must|got|gets|goes|went|runs?|uses?|needs?|[a-z]{3,}ed)\b)[^.!?]*$/i;
 const FRAGMENT_ZH = /^[\u4e00-\u9fff]{0,6}(?:那个|这个|那台|那把|那条|那件|那款|那根|那只|那本|的那个)[。！!～~\s]*$/;
@@ -379,7 +407,7 @@ function withReplacement(sentences: string[], t: RuleThresholds): string[] {
 export function extractRules(text: string, options: ExtractOptions): ExtractedItem[] {
   const t = options.rules ?? DEFAULT_RULES;
   const kept = withReplacement(
-    afterRetraction(withQuestionTails(withInterjections(splitSentences(text), t), t), t)
+    afterRetraction(withQuestionTails(withInterjections(withoutCourtesies(splitSentences(text)), t), t), t)
       .filter((s) => dropReason(s, t) === null)
       .map((s) => clean(s, t))
       .filter((s) => s.length > 0),

@@ -295,7 +295,7 @@ export function relate(candidate: Candidate, existing: MemoryRecord, existingVec
   if (!changed) return null;
   if (!sameType) {
     // A change announced in so many words ("switched", "换成") crosses a classifier's type guess; nothing else does.
-    const announced = announcesChange(candidate.content) && !isAdditive(candidate.content) && sharesAttribute(candidate.content, existing.content);
+    const announced = announcesChange(candidate.content) && !isAdditive(candidate.content) && sharesAttribute(candidate.content, existing.content, thingOf(candidate, existing));
     const close = topicSimilarity(sim, clauses) >= (lexical ? w.topicSimilarityCjk : t.topicSimilarity) || lexicalSimilarity(candidate.content, existing.content) >= w.lexicalTopicWithCue;
     return announced && close ? { kind: "supersedes", existing, reason: `same topic (similarity ${sim.toFixed(2)}), announced as a change` } : null;
   }
@@ -320,7 +320,7 @@ export function relate(candidate: Candidate, existing: MemoryRecord, existingVec
   const topicThreshold = lexical ? w.topicSimilarityCjk : t.topicSimilarity;
   // With a cue, shared words are evidence of the same topic too ("lint the Python code with Flake8" → "switched to Ruff for linting the Python code").
   const sameTopic = topicSimilarity(sim, clauses) >= topicThreshold || lexicalSimilarity(candidate.content, existing.content) >= w.lexicalTopicWithCue;
-  const cued = (UPDATE_CUE.test(candidate.content) || announcesChange(candidate.content)) && sameTopic && sharesAttribute(candidate.content, existing.content);
+  const cued = (UPDATE_CUE.test(candidate.content) || announcesChange(candidate.content)) && sameTopic && sharesAttribute(candidate.content, existing.content, thingOf(candidate, existing));
   if (!slot && !restatement && !cued) return null;
 
   const reason = slot ? `same slot (${slot.common.join(" ")}), different value` : `same topic (similarity ${sim.toFixed(2)}), different value`;
@@ -328,10 +328,33 @@ export function relate(candidate: Candidate, existing: MemoryRecord, existingVec
   return byTiming(candidate, existing, config, reason);
 }
 
-/** With an update cue, the statements must still share an attribute word beyond who they are about ("the linter" in both). */
-function sharesAttribute(a: string, b: string): boolean {
+/**
+ * With an update cue, the statements must still share an attribute word beyond who or what they are about
+ * ("the linter" in both): the words of an explicit subject name the thing, so "订单中心网关现在监听 9090 端口"
+ * shares nothing with "订单中心网关的超时是 30 秒" but the gateway.
+ */
+function sharesAttribute(a: string, b: string, thing: Set<string> = new Set()): boolean {
   const other = contentTokenSet(b);
-  return [...contentTokenSet(a)].some((t) => other.has(t) && !isGenericSubject(t) && !/^(we|team|用户|我们)$/.test(t));
+  const shared = [...contentTokenSet(a)].some((t) => other.has(t) && !thing.has(t) && !isGenericSubject(t) && !/^(we|team|用户|我们)$/.test(t));
+  // About the same thing, a value of the same kind is the same attribute however it is worded: a new clock time
+  // for "trucks leave at 6:30 PM" ("pull out at 8:15"), a number in the same unit; a port is no timeout.
+  return shared || (thing.size > 0 && [...valueKinds(a)].some((k) => valueKinds(b).has(k)));
+}
+
+/** The kinds of value a statement gives: a clock time, a date, or a number with the unit word after it. */
+function valueKinds(text: string): Set<string> {
+  const kinds = new Set<string>();
+  if (/\b\d{1,2}[:.]\d{2}\s*(?:am|pm|a\.m\.|p\.m\.)?(?!\d)|\b\d{1,2}\s*(?:am|pm)\b|\d{1,2}\s*点/i.test(text)) kinds.add("clock");
+  for (const m of text.matchAll(/\d+(?:\.\d+)?\s*([A-Za-z%]+|[\u4e00-\u9fff])/gu)) kinds.add(`unit:${(m[1] as string).toLowerCase()}`);
+  return kinds;
+}
+
+/** The words of the subjects a caller gave (inferred subjects say who spoke, not what the thing is). */
+function thingOf(candidate: Candidate, existing: MemoryRecord): Set<string> {
+  const words = new Set<string>();
+  if (specificSubject(candidate.subject, candidate.source)) for (const w of contentTokenSet(candidate.subject)) words.add(w);
+  if (specificSubject(existing.subject, existing.source)) for (const w of contentTokenSet(existing.subject)) words.add(w);
+  return words;
 }
 
 /** Who wins a contradiction: newer, unless both fall in the tie window — then higher confidence, and equal is a conflict. */

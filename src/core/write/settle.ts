@@ -20,7 +20,8 @@ const MAX_OWN_WORDS = 3;
  */
 function ownValues(side: string, other: string): string[] {
   const words = contentTokenSet(other);
-  const own = [...contentTokenSet(side)].filter((w) => !words.has(w));
+  // A single Chinese character left alone is a particle or a preposition ("为", "到"), not something the side says.
+  const own = [...contentTokenSet(side)].filter((w) => !words.has(w) && !/^[\u3400-\u9fff]$/u.test(w));
   if (own.length === 0 || own.length > MAX_OWN_WORDS) return [];
   const theirs = valueTokens(other);
   const values = [...valueTokens(side)].filter((v) => !theirs.has(v));

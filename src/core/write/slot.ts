@@ -82,7 +82,8 @@ export function isAdditive(text: string): boolean {
   return clauses.length < 2 || clauses.some((c) => ADDITIVE.test(c) && !ASIDE.test(c));
 }
 
-const PHRASE = String.raw`([\p{L}\p{N}][\p{L}\p{N}._+#/-]*(?:\s+[\p{L}\p{N}][\p{L}\p{N}._+#/-]*){0,3})`;
+// A word of a value phrase may be possessive ("the user's personal inbox"): the value is the whole phrase, not its owner.
+const PHRASE = String.raw`([\p{L}\p{N}][\p{L}\p{N}._+#/-]*(?:['’]s)?(?:\s+[\p{L}\p{N}][\p{L}\p{N}._+#/-]*(?:['’]s)?){0,3})`;
 /** The shortest phrase before a word that ends it ("replaced Redux Toolkit with Zustand for state": not "Redux Toolkit with Zustand"). */
 const PHRASE_UNTIL = PHRASE.replace("{0,3})", "{0,3}?)");
 const CJK_PHRASE = String.raw`\s*([\p{L}\p{N}._+#/-]+(?:\s+[\p{L}\p{N}._+#/-]+){0,2}|[\u4e00-\u9fff]{1,8})\s*`;
@@ -104,6 +105,14 @@ const NAMES_OLD_VALUE: RegExp[] = [
   // "off the table" and "a no-go" are fixed idioms of rejection: their words cannot vary.
   new RegExp(String.raw`${PHRASE}(?:['’]s|\s+(?:is|are|was|were|has|have|got))(?:\s+been)?\s+(?:now\s+)?(?:off the table|ruled out|scrapped|axed|canned|cancell?ed|shelved|killed|binned|dead(?:\s+(?:for|to)\s+(?:us|this|the)\b)|a no-go|out of the (?:picture|running))\b`, "iu"),
   new RegExp(String.raw`${PHRASE}\s+(?:fell through|won['’]t work|will not work|doesn['’]t work (?:for|with))\b`, "iu"),
+  // "X is out, Y in": the pair out … in is the idiom of one value taking another's place ("Figma's out, Penpot's in").
+  new RegExp(String.raw`${PHRASE_UNTIL}(?:['’]s|\s+(?:is|are))\s+out\s*[,;—–-]+\s*[\p{L}\p{N}][\p{L}\p{N}._+#/-]*(?:\s+[\p{L}\p{N}][\p{L}\p{N}._+#/-]*){0,2}(?:['’]s|\s+(?:is|are))?\s+in\b(?=\s*(?:$|[,.;!?—–-]|\p{Extended_Pictographic}|for\b|now\b|as\b))`, "iu"),
+  // The old value given after the new one: "(it used to be 10 MB)", "it was Tuesdays before", "之前是70%".
+  new RegExp(String.raw`\bused to be\s+(?:the\s+|a\s+|an\s+|on\s+|at\s+|in\s+)?${PHRASE}`, "iu"),
+  new RegExp(String.raw`\b(?:it|this|that)\s+was\s+(?:the\s+|a\s+|an\s+|on\s+|at\s+)?${PHRASE_UNTIL}\s+(?:before|previously|until now|until recently)\b`, "iu"),
+  new RegExp(String.raw`[，,（(]\s*(?:原来|之前|以前|本来|原先)(?:是|用的是|用|为)${CJK_PHRASE}`, "u"),
+  // A value said to be too poor before it is replaced: "the DHT22 was too flaky, we swap it for an SHT31".
+  new RegExp(String.raw`${PHRASE_UNTIL}\s+(?:was|is|were|are)\s+(?:way\s+|much\s+)?too\s+\w+[^.;]{0,40}?\b(?:replac(?:e|ed|ing)|swap(?:ped|ping)?|switch(?:ed|ing)?)\s+(?:it|them)\b`, "iu"),
   new RegExp(String.raw`(?:^|[，,。；;！!\s])${CJK_PHRASE}(?:那边|这个|那个|那家)?(?:不行了|没戏了|黄了|泡汤了|被否了|被毙了|作废了|不考虑了|(?:也|就|都|已经)?(?:不用了|不要了|停用了|下线了|淘汰了|退役了))`, "u"),
   new RegExp(String.raw`\b(?:replaced|swapped|traded|ditched|dropped)\s+(?:the\s+|our\s+)?${PHRASE_UNTIL}\s+(?:with|for|in favou?r of)\b`, "iu"),
   new RegExp(String.raw`${PHRASE}\s+(?:(?:has|have|was|were|got|is|are)\s+(?:been\s+)?)(?:replaced|superseded|retired|dropped|gone|history|deprecated|decommissioned|phased out|sunset(?:ted)?)\b`, "iu"),
@@ -112,15 +121,16 @@ const NAMES_OLD_VALUE: RegExp[] = [
   // A correction that opens by rejecting the old value: "nope, not Tuesday — the demo is Wednesday", "sorry, not 4G: the plan has 5G".
   new RegExp(String.raw`^\W*(?:(?:[Oo]ops|[Ss]orry|[Nn]o|[Nn]ope|[Ww]ait|[Aa]ctually|[Cc]orrection)[,!:]?\s+)*[Nn]ot\s+(?:the\s+|a\s+|an\s+|on\s+|at\s+|in\s+)?(?=[\p{Lu}\d"'\x60])${PHRASE_UNTIL}\s*[,;:—–-]`, "u"),
   new RegExp(String.raw`(?:从|由)${CJK_PHRASE}(?:换成|改成|改为|改用|换到|切换到|切到|迁移到|迁到|升级到|降级到|转到|挪到|变成|调整为|调整到|改到)`, "u"),
-  // "不" + a verb + its object + a sentence-final "了" is a stopped state, the object the value left behind:
-  // "不走中通了", "不用 Trello 了", "不在三楼上课了".
-  new RegExp(String.raw`不(?:用|走|找|在|选|订|交给|发给)\s*([A-Za-z0-9._+#/-]+(?:\s+[A-Za-z0-9._+#/-]+){0,2}|[\u4e00-\u9fff]{2,6}?)\s*[\u4e00-\u9fff]?了`, "u"),
+  // "不" / "没再" + a verb + its object + a sentence-final "了" is a stopped state, the object the value left behind:
+  // "不走中通了", "不用 Trello 了", "不在三楼上课了", "没再用钉钉了".
+  new RegExp(String.raw`(?:不|没再?)(?:用|走|找|在|选|订|交给|发给)\s*([A-Za-z0-9._+#/-]+(?:\s+[A-Za-z0-9._+#/-]+){0,2}|[\u4e00-\u9fff]{2,6}?)\s*[\u4e00-\u9fff]?了`, "u"),
   // "不再" + a verb, with the preposition it takes: "不再交给外包", "不再由运维审批", "不再走海运".
   new RegExp(String.raw`不再(?:使用|采用|[\u4e00-\u9fff](?:在|到|于|给|由)?)${CJK_PHRASE}`, "u"),
   // A contrast that rejects a value: "the sync runs hourly, not daily", "用 UTC 而不是北京时间", "是周三不是周二".
   new RegExp(String.raw`[,;，；]\s*(?:and\s+|but\s+)?not\s+(?:the\s+|a\s+|an\s+|on\s+|in\s+|at\s+)?(?=[\p{Lu}\d"'\x60]|[\p{Ll}\d]+[-_.][\p{L}\d])${PHRASE}\s*[.!。]?\s*$`, "u"),
   new RegExp(String.raw`(?:而不是|而非)${CJK_PHRASE}`, "u"),
   new RegExp(String.raw`不是${CJK_PHRASE}[。.！!]?\s*$`, "u"),
+  new RegExp(String.raw`不是${CJK_PHRASE}了`, "u"),
   new RegExp(String.raw`把${CJK_PHRASE}(?:换成|改成|改为|替换成|替换为|换掉|迁移到)`, "u"),
   new RegExp(String.raw`(?:替换|取代|替代)(?:了)?(?:原来的|之前的|以前的)?${CJK_PHRASE}`, "u"),
   new RegExp(String.raw`(?:弃用|放弃|停用|废弃)(?:了)?${CJK_PHRASE}`, "u"),
@@ -305,8 +315,8 @@ export function taskLabel(text: string): string[] | null {
   return null;
 }
 
-/** Measure words that count units of work in Chinese: items, sheets, rows, weeks, chapters, episodes, rounds, rooms, batches. */
-const COUNTED = "个张条项份台排周章节集期轮间栋套箱件单批";
+/** Measure words that count units of work in Chinese: items, sheets, rows, weeks, chapters, episodes, rounds, rooms, batches, articles, pages, questions, courses. */
+const COUNTED = "个张条项份台排周章节集期轮间栋套箱件单批篇页题道首部课门";
 
 const ALL_DONE_EN = /\ball\s+(?:of\s+)?(?:the\s+|our\s+)?(\d+)\b[^.,;!?]{0,30}?\b(?:done|finished|complete[d]?|shipped|installed|migrated|moved|ported|sent|delivered|signed|in the can|wrapped|through)\b/i;
 const ALL_DONE_ZH = new RegExp(String.raw`(\d+)\s*[${COUNTED}][^，。,]{0,6}?(?:全部|都|全)(?:已经|已)?[\u4e00-\u9fff]{0,2}?(?:完|好了|完成|搞定|到齐|结束)`, "u");
@@ -317,9 +327,9 @@ export function progressFrame(written: string): { total: string; frame: Set<stri
   const text = withDigits(written);
   // A few words may stand between the count and its total: "down to 87 unread, out of the 200 sent".
   const m =
-    text.match(/(\d+)\s*(?:of|out of|\/|／)\s*(?:the\s+)?(\d+)/i) ??
+    [...text.matchAll(/(\d+)\s*(?:of|out of|\/|／)\s*(?:the\s+)?(\d+)/gi)].find((c) => Number(c[1]) <= Number(c[2])) ??
     text.match(/(\d+)(?:\s+[\p{L}-]+){1,3}?,?\s+out of\s+(?:the\s+)?(?:same\s+|total\s+|whole\s+)?(\d+)/iu) ??
-    text.match(/(\d+)\s*(?:个|项|张|条)?\s*[，,]?\s*(?:共|总共|一共)\s*(\d+)/);
+    text.match(new RegExp(String.raw`(\d+)\s*[${COUNTED}]?了?\s*[，,（(]?\s*(?:共|总共|一共)\s*(\d+)`, "u"));
   // Chinese puts the total first: "10 个类目迁完 7 个", "共 30 集剪完第 12 集".
   const zh = m ? null : text.match(new RegExp(String.raw`(\d+)\s*[${COUNTED}][^，。,]{0,16}?(\d+)\s*[${COUNTED}]`, "u"));
   // The count that reached its total says "all N … done": "all 40 pallets are delivered", "24 间全部刷完".

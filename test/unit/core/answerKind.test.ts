@@ -13,6 +13,7 @@ describe("recall/answerKind", () => {
     assert.equal(askedKind("快递一般几点到？"), "time");
     assert.equal(askedKind("Where is the depot?"), "place");
     assert.equal(askedKind("备用发电机放在哪？"), "place");
+    assert.equal(askedKind("门禁系统是哪家的？"), null, "哪家 asks which vendor, not where");
     assert.equal(askedKind("Which region does the backup bucket live in?"), "place");
     assert.equal(askedKind("How does the exporter authenticate?"), null, "a how-question of manner asks for no amount");
     assert.equal(askedKind("仓库用什么系统？"), null);

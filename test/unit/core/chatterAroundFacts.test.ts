@@ -26,6 +26,13 @@ describe("chatter around a fact", () => {
     "输了一晚上的比赛，心态炸了",
     "周末带娃去公园，累瘫了🥵",
     "the printer jammed again lol",
+    "🙏 u saved my afternoon",
+    "VPN 刚刚掉了一下，现在好了",
+    "replying from my tablet so excuse typos",
+    "feeling kinda rough today",
+    "ok cool ttyl",
+    "👍🙏😂",
+    "嘿嘿，这会儿心情挺好的",
   ];
   for (const text of chatter) {
     it(`keeps nothing of: ${text}`, () => {
@@ -58,6 +65,21 @@ describe("chatter around a fact", () => {
     assert.doesNotMatch(zh[0]!, /公园|言归正传/);
   });
 
+  it("a marker of a new topic inside a sentence starts the statement; a courtesy before a comma is no part of it", () => {
+    const zh = extractRules("嘿嘿下班啦，对了预发环境的 Redis 端口改成 6380 了", opts).map((i) => i.content);
+    assert.equal(zh.length, 1, JSON.stringify(zh));
+    assert.match(zh[0]!, /6380/);
+    assert.doesNotMatch(zh[0]!, /下班/);
+    const en = extractRules("lol what a week, btw the staging Redis listens on 6380 now", opts).map((i) => i.content);
+    assert.equal(en.length, 1, JSON.stringify(en));
+    assert.match(en[0]!, /6380/);
+    assert.doesNotMatch(en[0]!, /week/);
+    const polite = extractRules("好的，我们每周三下午发版", opts).map((i) => i.content);
+    assert.equal(polite.length, 1, "a fact after 好的 is kept");
+    assert.deepEqual(extractRules("好的，谢谢", opts), []);
+    assert.deepEqual(extractRules("哈哈，这周末又要加班了", opts), [], "a laugh colours the remark after it");
+  });
+
   it("a mood given as the reason for a standing instruction keeps the instruction", () => {
     for (const text of ["from now on send the digest at nine, mornings are too hectic", "以后日报改成晚上发，白天太累了", "天气太热了，以后下午的外勤都改到早上"]) {
       assert.equal(extractRules(text, opts).length, 1, text);
@@ -66,7 +88,7 @@ describe("chatter around a fact", () => {
   });
 
   it("a rule that depends on the weather, a hope about the work, a sorry about a bug are facts", () => {
-    for (const text of ["the CI runner for ARM64 is flaky lol", "Which bucket holds the backups? The one in eu-west-2 does.", "天气好的时候无人机巡检才起飞", "The drone survey only flies when the weather is calm.", "We hope to ship the iOS build by March 3.", "Sorry messages in the checkout flow must name the failed step."]) {
+    for (const text of ["The Redis cache is capped at 2 GB right now.", "the CI runner for ARM64 is flaky lol", "Which bucket holds the backups? The one in eu-west-2 does.", "天气好的时候无人机巡检才起飞", "The drone survey only flies when the weather is calm.", "We hope to ship the iOS build by March 3.", "Sorry messages in the checkout flow must name the failed step."]) {
       assert.equal(extractRules(text, opts).length, 1, text);
     }
   });

@@ -22,6 +22,11 @@ describe("write/classify", () => {
     ["VAT is 20% on the invoices we send.", "fact"],
     ["每张发票至少得两个人复核", "constraint"],
     ["附件最多只能传 20MB", "constraint"],
+    // A count never exceeds its total: "N/M" with N > M is a date.
+    ["The launch slipped to 28/10 because of the audit.", "fact"],
+    ["QA signed off 18/20 test plans.", "task_state"],
+    ["Video transcode at 60% already", "task_state"],
+    ["教材录入：30 课里录完 12 课", "task_state"],
   ];
   for (const [text, type] of types) {
     it(`classifyType(${JSON.stringify(text)}) is ${type}`, () => {

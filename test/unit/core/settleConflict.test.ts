@@ -11,6 +11,8 @@ describe("a later statement settles a reported conflict", () => {
     assert.ok(takesSide("Rivera Sons it is, Bloom Kitchen is off the table.", "Catering is by Rivera Sons.", "Catering is by Bloom Kitchen."));
     assert.ok(takesSide("交付日定了周四，周二那版作废", "交付日是周四", "交付日是周二"));
     assert.ok(takesSide("评审会确认在 3 号会议室，7 号那个是旧安排", "评审会在 3 号会议室", "评审会在 7 号会议室"));
+    // A side worded with a particle more ("调整为", "推迟到") still differs from the other by its value and a verb.
+    assert.ok(takesSide("开学日期和教务处核实了，就是9月8日，1号那个是旧通知，不算", "开学时间调整为9月8日。", "开学推迟到9月1日。"));
     assert.equal(takesSide("Rivera Sons and Bloom Kitchen both quoted.", "Catering is by Rivera Sons.", "Catering is by Bloom Kitchen."), false);
     assert.equal(takesSide("Bloom Kitchen is off the table.", "Catering is by Rivera Sons.", "Catering is by Bloom Kitchen.") , false, "rejecting one side without naming the other takes no side");
   });

@@ -83,6 +83,21 @@ describe("a value said to be dropped or dead names what it replaces (fresh5)", (
     assert.deepEqual(oldValues("The staging server is dead again, restarting it."), []);
   });
 
+  it("more ways of naming the value replaced (fresh6 kinds)", () => {
+    assert.deepEqual(oldValues("Zoom is out, Meet is in."), [["zoom"]]);
+    assert.deepEqual(oldValues("The new release is out, changelog in the wiki"), [], "'out' of a release is no replacement");
+    assert.deepEqual(oldValues("we raised the request timeout to 45 s (it used to be 30 s)"), [["30"]]);
+    assert.deepEqual(oldValues("接口超时调到了 45 秒，之前是30秒"), [["30"]]);
+    assert.deepEqual(oldValues("例会时间改了，不是周二了，改到周三"), [["周二"]]);
+    assert.ok(oldValues("早就没再用钉钉了，现在都在飞书上")[0]?.includes("钉钉"));
+    assert.deepEqual(oldValues("The BME280 was too noisy, we swapped it for an SHT45"), [["bme280"]]);
+  });
+
+  it("a possessive value phrase is the whole phrase, not its owner", () => {
+    assert.deepEqual(oldValues("Receipts go to ops@x.example rather than the user's work inbox."), [["user", "work", "inbox"]]);
+    assert.equal(replacesNamedValue("Receipts go to ops@x.example rather than the user's work inbox.", "The user is on the Starter plan."), false);
+  });
+
   it("a value ruled out with its head noun names the value alone", () => {
     assert.ok(replacesNamedValue("The vet moved us to Wednesdays, the Friday slot got cancelled", "We take the dog to the vet on Fridays."));
     assert.equal(replacesNamedValue("The vet moved us to Wednesdays, the Friday slot got cancelled", "The vet is on Elm Road."), false);
@@ -92,6 +107,25 @@ describe("a value said to be dropped or dead names what it replaces (fresh5)", (
     const items = extractRules("No more Travis CI! Builds run on Buildkite now.", { now: T0, speaker: null, maxMemoryChars: 240, defaultConfidence: 0.8 });
     assert.equal(items.length, 1);
     assert.match(items[0]!.content, /Travis CI.*Buildkite/);
+  });
+});
+
+describe("an explicit subject names the thing, not the attribute", () => {
+  function withSubject(older: string, newer: string, subject: string, cos: number): Relation | null {
+    const [va, vb] = vectorsAt(cos);
+    const existing = { id: "m1", content: older, type: "fact", subject, source: "agent", confidence: 0.8, validUntil: null, confirmedAt: T0, createdAt: T0 } as unknown as MemoryRecord;
+    const candidate = { content: newer, type: "fact" as MemoryType, subject, source: "agent" as const, confidence: 0.8, validUntil: null, vector: vb, now: T0 + DAY };
+    return relate(candidate, existing, va, config, t);
+  }
+
+  it("an update cue and the subject's words alone do not make two attributes one", () => {
+    assert.equal(withSubject("支付回调服务的重试次数是 3 次。", "支付回调服务现在监听 7001 端口。", "支付回调服务", 0.93), null);
+    assert.equal(withSubject("The invoice exporter retries 3 times.", "The invoice exporter now writes to bucket exp-2.", "invoice exporter", 0.93), null);
+  });
+
+  it("the same attribute with a new value still supersedes", () => {
+    assert.equal(withSubject("支付回调服务监听端口是 7000。", "支付回调服务现在监听 7001 端口。", "支付回调服务", 0.93)?.kind, "supersedes");
+    assert.equal(withSubject("The school shuttle leaves at 7:40 AM.", "From next week the school shuttle pulls out at 7:55 instead.", "school shuttle", 0.93)?.kind, "supersedes", "a new clock time for the same thing, worded otherwise");
   });
 });
 
