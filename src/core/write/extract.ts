@@ -328,6 +328,11 @@ function afterRetraction(sentences: string[], t: RuleThresholds): string[] {
   return [...(decision ? [sentence] : []), ...sentences.slice(last + 1)];
 }
 
+/** Few words (Latin) and few characters (a CJK run is one "word"): a remark's tail or object rather than a statement of its own. */
+function isShortRemark(s: string, t: RuleThresholds): boolean {
+  return (s.match(/[\p{L}\p{N}]+/gu)?.length ?? 0) <= t.shortRemarkWords && weightedLength(s) <= t.shortRemarkChars;
+}
+
 /** An interjection of feeling said as a sentence of its own ("Meh.", "Oof!", "哎。"). */
 const BARE_INTERJECTION = /^\W*(ugh+|argh+|phew|sigh|meh|welp|yikes|oof|omg|oh no|damn|haha+|hehe+|lol|唉|哎|哎呀|嗐|天哪|呃)\W*$/iu;
 const INTERJECTION_LED = /^\W*(ugh+|argh+|phew|sigh|meh|welp|yikes|oof|omg|oh no|damn|唉|哎|哎呀|嗐|天哪|呃)(?:\b|(?=[\s,，]))/iu;
@@ -342,7 +347,7 @@ function withInterjections(sentences: string[], t: RuleThresholds): string[] {
     const s = sentences[i] as string;
     const next = sentences[i + 1];
     // Few words (Latin) and few characters (a CJK run is one "word"): the interjection's object rather than a statement of its own.
-    const short = next !== undefined && (next.match(/[\p{L}\p{N}]+/gu)?.length ?? 0) <= t.shortRemarkWords && weightedLength(next) <= t.shortRemarkChars;
+    const short = next !== undefined && isShortRemark(next, t);
     // A short cry with its object ("ugh, mondays.", "唉，周一。") colours the short remark after it the same way.
     const cry = BARE_INTERJECTION.test(s) || (INTERJECTION_LED.test(s) && (s.match(/[\p{L}\p{N}]+/gu)?.length ?? 0) <= 3);
     if (cry && short) {
@@ -379,7 +384,7 @@ function withQuestionTails(sentences: string[], t: RuleThresholds): string[] {
   const out: string[] = [];
   for (const s of sentences) {
     const prev = out[out.length - 1];
-    const short = (s.match(/[\p{L}\p{N}]+/gu)?.length ?? 0) <= t.shortRemarkWords && weightedLength(s) <= t.shortRemarkChars;
+    const short = isShortRemark(s, t);
     if (prev !== undefined && /[?？]\s*$/.test(prev) && short && (FRAGMENT_EN.test(s) || FRAGMENT_ZH.test(s))) out[out.length - 1] = `${prev.replace(/[?？]\s*$/, "")}, ${s}?`;
     else out.push(s);
   }
@@ -395,7 +400,7 @@ function withReplacement(sentences: string[], t: RuleThresholds): string[] {
   for (let i = 0; i < sentences.length; i++) {
     const s = sentences[i] as string;
     const next = sentences[i + 1];
-    const bare = (s.match(/[\p{L}\p{N}]+/gu)?.length ?? 0) <= t.shortRemarkWords && weightedLength(s) <= t.shortRemarkChars;
+    const bare = isShortRemark(s, t);
     if (next !== undefined && bare && oldValues(s).length > 0 && !announcesChange(s)) {
       out.push(`${s} ${next}`);
       i++;

@@ -177,7 +177,7 @@ async function decideWrite(ctx: WriteContext, prepared: PreparedWrite, replaced:
     return rel ? [{ rel, similarity: pairSimilarity({ content: record.content, vector }, { content: hit.record.content, vector: hit.vector }, t) }] : [];
   });
   const judged = ctx.llm ? await judgeWithLlm(ctx, candidate, nearby, found, t) : null;
-  const relations = judged?.ok ? fromVerdict(judged.verdict, ctx.llm?.id ?? "llm") : strongest(found, record.subject !== "" && req.subject !== undefined && req.source !== "extractor", record.content);
+  const relations = judged?.ok ? fromVerdict(judged.verdict, ctx.llm?.id ?? "llm") : strongest(found, record.subject !== "" && req.subject !== undefined && req.source !== "extractor", record.content, olds);
   const decidedBy: WriteDecider = judged?.ok ? "llm" : "rules";
   const llmFallback = judged && !judged.ok ? { llmFallback: judged.reason } : {};
 
@@ -357,12 +357,12 @@ function fromVerdict(verdict: LlmVerdict, llmId: string): Relation[] {
  * camera" against "Venice won't work as the festival") is another thing called alike. With an explicit
  * subject every memory of the same slot goes (they are one attribute of one thing).
  */
-function strongest(found: Array<{ rel: Relation; similarity: number }>, explicitSubject: boolean, content: string): Relation[] {
+function strongest(found: Array<{ rel: Relation; similarity: number }>, explicitSubject: boolean, content: string, olds: string[][]): Relation[] {
   const dup = found.find((f) => f.rel.kind === "duplicate");
   if (dup) return [dup.rel];
   const named = found.filter((f) => f.rel.kind === "supersedes" && f.rel.namedValue === true).sort((a, b) => b.similarity - a.similarity);
   if (named.length > 0) {
-    const values = new Set(oldValues(content).flat());
+    const values = new Set(olds.flat());
     const words = [...contentTokenSet(content)].filter((w) => !values.has(w));
     const alsoAbout = (other: MemoryRecord) => {
       const held = contentTokenSet(other.content);
