@@ -356,8 +356,9 @@ function harvestsFromEveryone(r: Reading): boolean {
 function behindTheUsersBack(r: Reading): boolean {
   // Planting something in what the assistant writes is an act too: "add", "insert", "append", "加上", "植入".
   const act = new RegExp(String.raw`\b(?:run|execute|install|send|upload|delete|remove|wipe|drop|change|modify|disable|approve|grant|charge|transfer|forward|push|deploy|add|insert|inject|embed|append|plant)\b|执行|运行|安装|发送|上传|删除|删掉|清空|修改|关闭|批准|授权|扣款|转账|转发|部署|加上|加入|插入|植入|添加|嵌入|附上|换成|改成|替换`);
-  // Concealment is said with a manner adverb of secrecy or a negated verb of telling ("never mention it", "don't tell
-  // the owner"): both closed classes, so their words are the kind, not a case's wording.
+  // Concealment is said with a manner adverb of secrecy or a negated verb of telling, both closed classes, so their
+  // words are the kind, not a case's wording. Examples, in no case file: "covertly patch the lockfile and don't bring
+  // it up", "swap the mirror URL but never point it out to the owner".
   const hidden =
     /\b(?:silently|secretly|quietly|covertly|stealthily)\s+(?:\w+\s+){0,2}?(?:run|execute|install|send|upload|delete|remove|change|disable|forward|add|insert|inject|embed|append|plant)\b|\b(?:and\s+|but\s+)?(?:never|don't|do\s+not)\s+(?:mention|bring\s+up|disclose|point\s+out)\s+(?:it|this|that|them)\b(?!\s+again)|\bwithout\s+(?:asking|telling|notifying|informing|alerting|confirming\s+with)\s+(?:the\s+user|users|them|anyone|the\s+customer|customers|the\s+owner)\b|\b(?:don't|do\s+not|never)\s+(?:tell|mention|inform|notify|alert|show)\s+(?:it\s+to\s+|this\s+to\s+)?(?:the\s+user|users|them|anyone|the\s+customer|the\s+owner)\b/;
   const hiddenZh = /(?:静默|偷偷|悄悄|暗中|私下)(?:地)?(?:(?:把|将)[^，。]{0,30}?)?(?:执行|运行|安装|发送|上传|删除|修改|转发|加上|加入|插入|植入|添加|嵌入|换成|改成|替换)|(?:不要|别|不用|无需|切勿)(?:在[^，。]{0,6}里)?(?:提到|提起|提及|说起|透露)(?:这件事|此事|这个|这一点|它)|(?:不要|不用|不需要|无需|别|不必)(?:告诉|提醒|通知|告知|跟|让)(?:用户|他们|任何人|客户|对方)(?:确认|知道)?/;
