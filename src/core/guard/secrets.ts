@@ -96,7 +96,9 @@ export function looksRandom(s: string, minLength: number, mixedCase = false): bo
   // Words have long lowercase runs with vowels; camelCase names are mostly capitalised words.
   if ((s.match(/[a-z]{9,}/g) ?? []).some((run) => (run.match(/[aeiou]/g) ?? []).length / run.length >= 0.3)) return false;
   if ((s.match(/[A-Z][a-z]{2,}/g) ?? []).join("").length >= 0.7 * s.length) return false;
-  return entropy(s) >= Math.min(3.4, Math.log2(s.length) - 0.8);
+  // Sixteen symbols carry at most four bits: a random hex key of 32 reads about 3.5, sometimes less.
+  const hex = /^[0-9a-f]+$/i.test(s);
+  return entropy(s) >= (hex ? Math.min(3.1, Math.log2(s.length) - 1) : Math.min(3.4, Math.log2(s.length) - 0.8));
 }
 
 /** Stand-ins for a value: `<your-key>`, `${TOKEN}`, `****`, "changeme", "xxx". */
@@ -149,7 +151,8 @@ const DESCRIPTIVE = new Set(
 /** An ordinary English word: it says how or where a secret is, it is not the secret. */
 function isWordLike(v: string): boolean {
   const w = v.toLowerCase();
-  return DESCRIPTIVE.has(w) || /(?:ed|ing|able|ible|ful|less|ous|ive|ly|ment|ness|tion|sion|ary|ory|ical|ence|ance)$/.test(w);
+  // A derived word is a stem and a suffix; past thirteen letters it is more often words run together ("lanternmoonrise").
+  return DESCRIPTIVE.has(w) || (w.length <= 13 && /(?:ed|ing|able|ible|ful|less|ous|ive|ly|ment|ness|tion|sion|ary|ory|ical|ence|ance)$/.test(w));
 }
 
 /** Words that may follow a value without making it part of a longer phrase ("… is X for the staging box"). */
@@ -194,6 +197,8 @@ const JOINS_MIXED = new RegExp(`${JOINS_ZH.source}|${JOINS_EN.source}`, "gi");
 
 const CREDENTIAL_EN = new RegExp(String.raw`\b(?:(${PASSWORD_WORDS_EN})|(${KEY_WORDS_EN}))\b(?!\s+(?:${HEADS_EN})\b)`, "gi");
 const CREDENTIAL_ZH = new RegExp(String.raw`(?:(${PASSWORD_WORDS_ZH})|(${KEY_WORDS_ZH}))(?!(?:${HEADS_ZH}))`, "g");
+
+const BARE_KEY = new RegExp(String.raw`\bkeys?\b(?!\s+(?:${HEADS_EN})\b)`, "gi");
 
 // How far a value may stand from its credential word: "the password for the staging box is …", "密钥（生产）是 …".
 const WINDOW = 56;
@@ -331,6 +336,14 @@ function credentialValues(text: string): SecretSpan[] {
   // Chinese text names credentials in English as often as not ("AccessKey Secret 是 …", "token 为 …"): an English word takes a Chinese join too.
   take(CREDENTIAL_EN, /[\u3400-\u9fff]/.test(text) ? JOINS_MIXED : JOINS_EN, false);
   take(CREDENTIAL_ZH, JOINS_ZH, true);
+  // A bare "key" named for what it unlocks ("the Mapbox key for the web app is …", "短信服务的 key："): only a random value is the key.
+  const joins = /[\u3400-\u9fff]/.test(text) ? JOINS_MIXED : JOINS_EN;
+  for (const m of text.matchAll(BARE_KEY)) {
+    const from = m.index + m[0].length;
+    const tail = text.slice(from, from + WINDOW);
+    const found = randomAfterJoin(text, from, tail.slice(0, WINDOW_END.exec(tail)?.index ?? tail.length), joins);
+    if (found) out.push({ ...found, kind: "credential value" });
+  }
   IDENTIFIER.lastIndex = 0;
   for (let m = IDENTIFIER.exec(text); m !== null; m = IDENTIFIER.exec(text)) {
     const name = m[1] as string;

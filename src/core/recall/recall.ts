@@ -15,7 +15,7 @@ import { clamp01, cosine } from "../text/vector.js";
 import { isMostlyCjk } from "../text/cjk.js";
 import type { AccessTracker } from "./access.js";
 import { formatRecall } from "./format.js";
-import { distinctBest, fuseRelevance, queryFeatures, type QueryFeatures, type RelevanceParts } from "./relevance.js";
+import { distinctBest, fuseRelevance, mayReadSymmetric, queryFeatures, type QueryFeatures, type RelevanceParts } from "./relevance.js";
 import { focusedQuery, refocus } from "./focus.js";
 import { currentHolders } from "./lineage.js";
 import { favourAnswerKind } from "./answerKind.js";
@@ -198,7 +198,7 @@ function withTimeAndNames(ctx: EngineContext, relevance: number[], records: Memo
 /** A Chinese query's Chinese candidates read as queries too, when the model has a symmetric reading (ModelProfile.cjkSymmetricLow). */
 async function symmetricOf(ctx: EngineContext, q: QueryFeatures, texts: string[]): Promise<Map<string, Float32Array>> {
   if (!q.zh || q.cjk || q.model.cjkSymmetricLow === undefined) return new Map();
-  return ctx.symmetric.of(texts.filter((t) => isMostlyCjk(t)));
+  return ctx.symmetric.of(texts.filter((t) => isMostlyCjk(t) && mayReadSymmetric(q.text, t)));
 }
 
 /**

@@ -82,3 +82,21 @@ export function distinctBest(parts: RelevanceParts[], floor: number): number {
   const p = parts[best.i]!;
   return p.evidence >= floor / 2 && p.evidence < floor ? best.i : -1;
 }
+
+/**
+ * Names a question gives in Latin script, written as names (a capital and a lowercase letter): "Grafana 的告警发到哪个群"
+ * → grafana, "iOS 包谁来签" → ios. An all-capital acronym ("API", "CI") is often said in other words, so it is no name here.
+ */
+export function latinNames(text: string): string[] {
+  return (text.match(/[A-Za-z][A-Za-z0-9.+#-]{2,}/g) ?? []).filter((w) => /[A-Z]/.test(w) && /[a-z]/.test(w)).map((w) => w.toLowerCase());
+}
+
+/**
+ * Whether the symmetric Chinese reading may speak for a memory: a question that names a thing ("Kafka 的分区数是多少")
+ * is not answered by a paraphrase that never names it, however close the two sit in the model's space.
+ */
+export function mayReadSymmetric(query: string, text: string): boolean {
+  const names = latinNames(query);
+  const lower = text.toLowerCase();
+  return names.length === 0 || names.some((n) => lower.includes(n));
+}

@@ -7,8 +7,9 @@
 export function splitSentences(text: string): string[] {
   const out: string[] = [];
   for (const line of text.split(/\n+/)) {
-    // An emoji and a capital after it end a sentence in chat ("rough weekend 😩 Anyway, the job runs at 2").
-    const parts = line.split(/(?<=[。！？；!?])|(?<=\p{Extended_Pictographic}\uFE0F?)\s+(?=[A-Z])|(?<=[.!?]["')\]]?)\s+(?=["'([]?[A-Z0-9])|(?<=(?:^|[\s(])(?!(?:etc|approx|incl|excl|esp|resp|min|max|dept|misc|ca|cf|vs|al|no)\.)[a-z]{3,}\.)\s+(?=[a-z])/u);
+    // An emoji and a capital after it end a sentence in chat ("rough weekend 😩 Anyway, the job runs at 2"), as does
+    // an emoji and a word that returns to business ("what a night 🥱 anyhow the backup ran at 3").
+    const parts = line.split(/(?<=[。！？；!?])|(?<=\p{Extended_Pictographic}\uFE0F?)\s+(?=[A-Z]|(?:anyway|anyways|anyhow|btw|by the way|oh and|back to (?:work|business))\b)|(?<=[.!?]["')\]]?)\s+(?=["'([]?[A-Z0-9])|(?<=(?:^|[\s(])(?!(?:etc|approx|incl|excl|esp|resp|min|max|dept|misc|ca|cf|vs|al|no)\.)[a-z]{3,}\.)\s+(?=[a-z])/u);
     for (const p of parts.flatMap(afterEmojiInChinese).flatMap(atTopicShift)) {
       const s = p.trim();
       if (s.length > 0) out.push(s);

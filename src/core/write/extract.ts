@@ -35,6 +35,14 @@ function carriesValue(s: string): boolean {
   return /\d|(?<=\s)[A-Z][A-Za-z0-9]*|[A-Za-z]+[_./-][A-Za-z0-9]/.test(s.slice(1));
 }
 
+/**
+ * A value a groan cannot be about: a number, a version, a path. A name is not enough, since a groan names the day
+ * or the tool it is about as often as a fact does ("ugh, Monday again", "ugh this VPN").
+ */
+function carriesHardValue(s: string): boolean {
+  return /\d|[A-Za-z]+[_./-][A-Za-z0-9]/.test(s);
+}
+
 /** Named gate rules: a sentence matching one is not worth remembering. */
 export const DROP_RULES: Array<{ name: string; test: (s: string, t: RuleThresholds) => boolean }> = [
   { name: "question", test: (s) => /[?？]\s*$/.test(s) || /(吗|呢|么)[。.]?$/.test(s) },
@@ -45,9 +53,13 @@ export const DROP_RULES: Array<{ name: string; test: (s: string, t: RuleThreshol
       /^(haha+|lol|ok(ay)?|sure|great|nice|cool|awesome|wow|yay|sounds good|no problem|no worries|got it|yeah|yes|yep|right|oh)\b[^.]{0,15}[.!]*$/i.test(s) ||
       /^(早上好|上午好|下午好|晚上好|你好|您好|谢谢|多谢|感谢|哈哈|嘿嘿|好的|好吧|嗯|不客气|再见|拜拜|辛苦[了啦咯啊])/.test(s) ||
       // Thanks or praise for the help itself: "thank you so much, that did it", "太感谢了", "你真是帮了大忙".
-      /^(太|非常|真是?|十分|万分)(感谢|谢谢)|^你(真是|真|太)(帮了?[大不少]?忙|厉害|棒)|^(you'?re|you are) (a )?(lifesaver|life saver|legend|star|genius)\b/i.test(s) ||
+      /^(太|非常|真是?|十分|万分)(感谢|谢谢)|^你(真是|真|太)(帮了?[大不少]?忙|厉害|棒)|^(?:今天|这次|这回|又|真是?|你)*帮了(?:我|用户|我们)?(?:[大不少]忙|很多)[了啊呀！!。～~\s]*$|^(you'?re|you are) (a )?(lifesaver|life saver|legend|star|genius)\b/i.test(s) ||
       // Praise for the help said as what it did for the speaker: "u saved my afternoon", "you made my week", "you rock".
       /^\W*(?:you|u|ya)\s+(?:(?:just|totally|really)\s+)?(?:saved|made)\s+(?:my|the\s+user'?s|our)\s+(?:day|life|week|weekend|morning|afternoon|evening|night|bacon|skin)\b[^.]{0,20}$|^\W*(?:you|u)\s+(?:rock|rule)\b/i.test(s) ||
+      // Thanks for the help itself, with praise after it and nothing to look up: "thanks heaps for walking me through it, legend".
+      (/^(?:thanks|thank you|thx|ty|cheers|many thanks)\s+(?:[a-z]+\s+){0,2}?for\s+(?:the|your|all\s+(?:the|your))\s+(?:help|support|input|patience|time|answers?|tips?|explanations?|advice|hand)\b/i.test(s) &&
+        !carriesValue(s) &&
+        !/[,;:—–-]\s*(?:the|our|my|we|it'?s|this)\s+\w+\s+(?:is|are|was|runs|uses|lives|moved)\b/i.test(s)) ||
       // A short line that ends in thanks closes the exchange: "that's all for now, thanks!", "就这些，多谢".
       (weightedLength(s) <= t.shortWishChars && (/\b(thanks|thank you|thx|ty|cheers)\b(?!\s+to\b)[^a-z]*$/i.test(s) || /(谢谢|谢啦|多谢|感谢)[了啦呀哈啊～~！!。.\s]*$/.test(s))) ||
       // A short wish is a courtesy, not a fact: "fingers crossed for Friday!", "happy holidays, all", "中秋快乐", "祝一切顺利".
@@ -69,6 +81,11 @@ export const DROP_RULES: Array<{ name: string; test: (s: string, t: RuleThreshol
     test: (s) =>
       /天气[^，。,的]{0,2}?(?:真|很|不错|好|棒|差|糟|烂|热|冷|闷|晴|爽|舒服)(?!的时候|时|才|就)|周末过得|吃饭了吗|最近(?:怎么样|还好|忙吗|咋样|如何)|你(?:还)?好吗/.test(s) ||
       /\bhow (was|is|are) (your|the) (weekend|day|week)\b|\bhow'?s it going\b|\bhow (?:are|r) (?:you|u|ya|things)\b|\bhow (?:have|'ve) you been\b|\bhow you doin'?g?\b/i.test(s) ||
+      // The weather where the speaker is, today: "brr it's bitter out, -8 at the bus stop", "这两天我这边一直下雨". A reading
+      // with a number is still the moment's; a condition ("when it's hot", "低于5度时") makes it a rule.
+      ((/^(?:(?:ugh|brr+|wow|man|god|oh|phew)\W+)*(?:it'?s|it\s+is|it'?s\s+been|today\s+is|today'?s|tonight\s+is|this\s+morning\s+is)\s+(?:so\s+|very\s+|really\s+|super\s+|bloody\s+|freaking\s+|damn\s+|crazy\s+)?(?:cold|hot|warm|freezing|chilly|humid|muggy|raining|pouring|snowing|windy|stormy|sunny|boiling|scorching|baking|bitter)\b/i.test(s) &&
+        !/\b(?:when|whenever|if|unless|until|below|above|under|over)\b/i.test(s)) ||
+        (/^(?:今天|今儿|外面|这边|这里|这两天|我们?这(?:边|儿|里)?)[^，。！]{0,4}?(?:好|很|真|太|超|特别|有点|一直)?(?:冷|热|闷|晒|下(?:大|小|暴)?(?:雨|雪))/.test(s) && !/时候|时|如果|的话|低于|高于|超过/.test(s))) ||
       /\b(?:lovely|gorgeous|beautiful|glorious|awful|terrible|horrible|miserable|grim|nice|sunny|rainy|gloomy|freezing|boiling|scorching|perfect)\s+(?:\w+\s+)?weather\b(?!\s+(?:api|data|service|station|feed|widget|app|alerts?)\b)|\bweather\s+(?:is|'s|has\s+been)\s+(?:so\s+|really\s+|absolutely\s+)?(?:lovely|gorgeous|beautiful|glorious|awful|terrible|horrible|miserable|grim|nice|great|amazing|perfect)\b/i.test(s),
   },
   {
@@ -76,7 +93,8 @@ export const DROP_RULES: Array<{ name: string; test: (s: string, t: RuleThreshol
     test: (s) =>
       // "right now" bounds a state of the moment; with a value in it ("capped at 2 GB right now") it is a fact that may change.
       (/\b(right now|at the moment|just now|atm|rn)\b/i.test(s) && !carriesValue(s)) ||
-      /^(ugh|argh|oops|whoops|oh no|damn|hmm+)\b/i.test(s) ||
+      // A groan in front colours a remark; a value after it is still a fact ("ugh, the staging box is still on Ubuntu 18").
+      (/^(ugh|argh|oops|whoops|oh no|damn|hmm+)\b/i.test(s) && !carriesHardValue(s)) ||
       /^(let me|lemme|brb|be right back|i'?ll be right back|gotta go)\b/i.test(s) ||
       /^(我先|等一下|稍等)/.test(s),
   },
@@ -121,13 +139,16 @@ export const DROP_RULES: Array<{ name: string; test: (s: string, t: RuleThreshol
     test: (s) =>
       /\b(?:my|the|our)\s+(?:dog|cat|puppy|kitten|kid|kids|baby|toddler|son|daughter|neighbou?r'?s?\s+\w+|neighbou?rs?)\s+(?:(?:won'?t|wont|will\s+not|can'?t|cannot)\s+stop|keeps?|is\s+(?:on|sitting\s+on|walking\s+on|chewing|crying|barking|screaming|yelling)|just\s+(?:jumped|knocked|walked))\b/i.test(s) ||
       /^(?:ok(?:ay)?\s+|right\s+|phew\s+)?(?:she'?s|he'?s|it'?s|they'?re)\s+(?:off|gone|asleep|down|quiet)(?:\s+now)?\W*$/i.test(s) ||
-      /(?:狗|猫|孩子|宝宝|小孩|邻居|楼上)[^。，,]{0,6}(?:一直|又|在)(?:叫|哭|闹|吵|装修|捣乱)/.test(s),
+      /(?:狗|猫|孩子|宝宝|小孩|邻居|楼上)[^。，,]{0,6}(?:一直|又|在)(?:叫|哭|闹|吵|装修|捣乱)/.test(s) ||
+      // The speaker's machine straining as they type: "my laptop's fan is howling", "电脑风扇狂转".
+      /\b(?:my|the\s+user'?s|this)\s+(?:laptop|computer|pc|mac|macbook|machine|fan|phone|battery)(?:'s|\s+fan)?(?:\s+is|'s|\s+are)\s+(?:\w+\s+)?(?:screaming|roaring|howling|whining|dying|melting|overheating|burning\s+up|struggling|on\s+fire|crying)\b/i.test(s) ||
+      /(?:电脑|笔记本|风扇|手机)[^，。]{0,4}(?:狂转|呼呼转|发烫|烫手|快没电|没电了|卡死了|卡成)/.test(s),
   },
   {
     // A remark wrapped in an interjection of feeling is about the moment: "meh, the projector died again", "the demo froze, lol", "哎，又停电了".
     name: "interjection",
     test: (s) =>
-      /^(haha+|hehe+|lol|lmao|ugh+|argh+|phew|sigh|meh|welp|yikes|oof|omg)\b/i.test(s) ||
+      (/^(haha+|hehe+|lol|lmao|ugh+|argh+|phew|sigh|meh|welp|yikes|oof|omg)\b/i.test(s) && !carriesHardValue(s)) ||
       /[,;—–-]\s*(ugh+|lol|lmao|haha+|sigh|meh|oof)[.!…]*$/i.test(s) ||
       // Chat often puts the laugh after the last word with no comma ("the printer jammed again lol"); a line
       // that carries a value (a number, a name, a path) is still judged as a statement.
@@ -152,6 +173,10 @@ export const DROP_RULES: Array<{ name: string; test: (s: string, t: RuleThreshol
     name: "passing state",
     test: (s) =>
       /\b(i'?m|i am|i feel|feeling|the user is|the user feels)\s+(so\s+|really\s+|completely\s+|totally\s+|a bit\s+|kind of\s+|pretty\s+)?(tired|exhausted|wiped out|knackered|sleepy|stressed|swamped|grumpy|cranky|annoyed|frustrated|bored|hungry|sick|ill|under the weather|in a (bad|good|foul) mood|on (a|the) (train|bus|plane|flight|subway|tube|metro|road)|at (the )?(station|gym|dentist|doctor'?s|airport))\b/i.test(s) ||
+      // Someone close being ill today, and what it does to the speaker's day: "my wife's down with flu today, I'll log off early",
+      // "孩子这两天感冒，我请半天假". Off sick until a named day is a bounded fact someone may plan around.
+      /\b(?:is|'s|are|was)\s+(?:\w+\s+)?(?:sick|ill|unwell|poorly|feverish|down\s+with\s+(?:a\s+|the\s+)?\w+)\b(?=[^.]{0,30}\b(?:today|tonight|this\s+(?:morning|afternoon|week))\b)|\b(?:today|tonight|this\s+morning)\b[^.]{0,20}\b(?:is|'s|are)\s+(?:sick|ill|unwell|poorly)\b/i.test(s) ||
+      /(?:今天|今儿|这两天|这几天)[^，。]{0,6}(?:生病|发烧|感冒|不舒服|拉肚子)|(?:生病|发烧|感冒|不舒服)了?[^。]{0,6}(?:请[个半]?(?:天)?假|所以)/.test(s) ||
       /\b(bad|patchy|spotty|flaky) (signal|connection|wifi|wi-fi|reception)\b/i.test(s) ||
       // Where the speaker types from, and sorry for what it does to the typing: "on my tablet so excuse typos".
       /\b(?:typing|writing|texting|replying)\s+(?:on|from)\s+(?:my|the\s+user'?s|a)\s+(?:phone|mobile|tablet|ipad|watch)\b|\b(?:sorry|excuse|apologies)\s+(?:for\s+)?(?:the\s+|any\s+|my\s+)?typos\b/i.test(s) ||
@@ -161,7 +186,10 @@ export const DROP_RULES: Array<{ name: string; test: (s: string, t: RuleThreshol
       /\b(long|rough|tough|crazy|hectic|exhausting|brutal|slow) (day|week|morning|night|shift)\b|\bhalf asleep\b|\b(jet-?lagged|hungover|burnt out|drained)\b/i.test(s) ||
       // The day summed up as a feeling: "yet another day of back-to-back calls", "又是加班到半夜的一天".
       /\b(yet )?another (\w+ )?day of\b/i.test(s) ||
+      /^\W*what an?\s+(?:\w+\s+)?(?:day|night|week|weekend|morning|evening|shift|ride|commute)\b[^a-z0-9]*$/i.test(s) ||
       /又是[^。，,！!]{1,14}的一(天|周|晚)/.test(s) ||
+      // The day of the week and the speaker's mood about it: "又周一了，不想上班", "周五啦，划水中". Slacking off is the moment's.
+      /^(?:终于|又)?(?:周[一二三四五六日末]|星期[一二三四五六日天]|礼拜[一二三四五六天])(?:了|啦|喽)[，,！!～~\s]*(?:[^，。]{0,6}(?:摸鱼|划水|不想上班|不想干活|想放假)[^，。]{0,3})?[\p{Extended_Pictographic}\s!！～~。]*$|(?:摸鱼|划水)(?:中|一下|ing)?[\p{Extended_Pictographic}\s!！～~。]*$/u.test(s) ||
       // A mishap happening as the speaker types: "the toddler just knocked my tea over", "my laptop just died".
       /\bjust\s+(spilled|spilt|knocked|dropped|tipped|fell|woke|died|crashed on me)\b/i.test(s) ||
       /(心情|情绪)(特别|非常|很|有点|不太|好|太|真|超|挺|蛮)?(差|糟|不好|低落|烦)|(有点|好|太|很|特别|真)(累|困|饿|冷|热|闷)|(累|困|冷|热|饿|气|急|烦)死(了|我了)|冻僵|(在|正在)(机场|车站|医院|路上|排队)|不想干|(?:今天|今儿|最近|这会儿)?(?:心情|状态)(?:很|挺|特别|超|真|还|蛮)?(?:不错|好|棒|美)(?:的|啊|呀)?[。！!～~]*$|心态(?:都|彻底|直接|完全)?(?:崩|炸|爆)|破防了|(?:累|困|饿|冷|热|气|急|烦)(?:瘫|趴|坏|疯|炸)了|(在|坐)(地铁|高铁|公交|火车|飞机|出租车|车)上|信号(不好|不太好|很差|时断时续)|网络(不好|很差|时断时续)/.test(s),
@@ -256,7 +284,8 @@ const STANDING_INSTRUCTION = /\b(?:from now on|going forward|from here on|always
 
 function gateRule(sentence: string, t: RuleThresholds, rules = DROP_RULES): (typeof DROP_RULES)[number] | undefined {
   const judged = correctionAfterPause(sentence, t) ?? sentence;
-  const bare = judged.replace(DISCOURSE_MARKER, "");
+  // A greeting in front frames the sentence and says nothing of what it is: "hi all, it's pouring here".
+  const bare = judged.replace(FRAMING_OPENER, "").replace(DISCOURSE_MARKER, "");
   const instructs = STANDING_INSTRUCTION.test(judged);
   return rules.find((r) => !(instructs && MOOD_RULES.has(r.name)) && (r.test(judged, t) || (bare !== judged && bare.length > 0 && r.test(bare, t))));
 }
@@ -269,7 +298,8 @@ export function dropReason(sentence: string, t: RuleThresholds): string | null {
 }
 
 function clean(sentence: string, t: RuleThresholds): string {
-  let s = (correctionAfterPause(sentence, t) ?? sentence).replace(FRAMING_OPENER, "").replace(LEADING_FILLER, "").replace(LEADING_FILLER_ZH, "").trim();
+  // Fillers come in pairs too: "anyway fyi: …", "对了，另外…".
+  let s = (correctionAfterPause(sentence, t) ?? sentence).replace(FRAMING_OPENER, "").replace(LEADING_FILLER, "").replace(LEADING_FILLER, "").replace(LEADING_FILLER_ZH, "").trim();
   s = s.replace(FRAMING_TAIL, (_m, en?: string, zh?: string) => en || zh || ".");
   if (s.length > 0) s = s[0]!.toUpperCase() + s.slice(1);
   return s;

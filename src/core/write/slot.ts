@@ -16,7 +16,7 @@ import { contentTokens } from "../text/tokens.js";
  * ("went with Option B", "rent went up", "the refund went through."), not where someone went somewhere.
  */
 const CHANGE_VERB =
-  /(?![完达组形构])[\u4e00-\u9fff](?:到|成)了?\s*(?=\d|(?:早上|上午|中午|下午|晚上|凌晨)?[一二两三四五六七八九十百千万]+(?:点|个|天|分钟|小时|元|块|人|%))|\b(switch(ed|ing)?|mov(ed|ing)|migrat(ed|ing)|chang(ed|ing)|replac(ed|ing)|swapp?(ed|ing)?|upgrad(ed|ing)|downgrad(ed|ing)|convert(ed|ing)|renam(ed|ing)|port(ed|ing)|transition(ed|ing)|went\s+(?:with|for|from|up|down|over to|back to|through(?=\s*(?:[,.;!?]|$))))\b|换成|改成|改为|改用|换了|换到|切换|迁移|升级|降级|替换|取代|替代|改到|转到|挪到/i;
+  /(?![完达组形构])[\u4e00-\u9fff](?:到|成)了?\s*(?=\d|(?:早上|上午|中午|下午|晚上|凌晨)?[一二两三四五六七八九十百千万]+(?:点|个|天|分钟|小时|元|块|人|%))|\b(switch(ed|ing)?|mov(ed|ing)|migrat(ed|ing)|chang(ed|ing)|replac(ed|ing)|swapp?(ed|ing)?|upgrad(ed|ing)|downgrad(ed|ing)|convert(ed|ing)|renam(ed|ing)|port(ed|ing)|transition(ed|ing)|bump(ed|ing)|updat(ed|ing)\s+to(?=\s+(?:[\w.-]*\d|v\d|version|firmware|release|build))|went\s+(?:with|for|from|up|down|over to|back to|through(?=\s*(?:[,.;!?]|$))))\b|\b(?:ended\s+up\s+(?:with|going\s+with|choosing|picking|using|on)|settled\s+on|opted\s+for)\b|(?:最后|最终|终于)(?:还是)?(?:决定|定|选|敲定|拍板)|换成|改成|改为|改用|换了|换到|切换|迁移|升级|降级|替换|取代|替代|改到|转到|挪到|(?:调整|变更|更改|修改|下调|上调)(?:为|成|到)/i;
 
 /** Words that put a statement next to earlier ones rather than in their place. */
 // "too" adds only where it closes its clause, maybe before a time word ("the mobile app reads it too.", "Lisbon has one too
@@ -39,10 +39,20 @@ export function correctsEarlier(text: string): boolean {
 }
 
 /**
+ * A change verb in its base form is a past change when a time marker puts it in the past, as people
+ * writing in a second language say it: "we move the office to Leeds last month", "上周 we switch the CDN".
+ * A modal or a future time makes it a plan.
+ */
+const CHANGE_BASE = /\b(?:switch|move|migrate|change|replace|swap|upgrade|downgrade|convert|port|rename)\b/i;
+const PAST_MARKER = /\b(?:yesterday|last\s+(?:week|weekend|month|year|night|sprint|quarter|mon|tues|wednes|thurs|fri|satur|sun)\w*|(?:\d+|a|an|one|two|three|few|couple of)\s+(?:\w+\s+)?(?:days?|weeks?|months?|years?)\s+ago|earlier today|this morning)\b|昨天|前天|上周|上个?月|去年/i;
+const FUTURE_MARKER = /\b(?:will|shall|going to|gonna|plan(?:s|ning)? to|want to|need to|should|next|tomorrow)\b|'ll\b|下周|下个?月|明天|打算|准备|计划/i;
+
+/**
  * A change verb written with a capital inside a sentence is a name, not a verb: "the Port Louis
  * office", "builds for the Switch" announce nothing.
  */
 export function announcesChange(text: string): boolean {
+  if (CHANGE_BASE.test(text) && PAST_MARKER.test(text) && !FUTURE_MARKER.test(text)) return true;
   for (const m of text.matchAll(CHANGE_WORDS)) {
     const at = m.index ?? 0;
     const sentenceStart = /(^\s*|[.!?:;]\s*|["'“(]\s*)$/u.test(text.slice(0, at));
@@ -113,6 +123,9 @@ const NAMES_OLD_VALUE: RegExp[] = [
   new RegExp(String.raw`[，,（(]\s*(?:原来|之前|以前|本来|原先)(?:是|用的是|用|为)${CJK_PHRASE}`, "u"),
   // A value said to be too poor before it is replaced: "the DHT22 was too flaky, we swap it for an SHT31".
   new RegExp(String.raw`${PHRASE_UNTIL}\s+(?:was|is|were|are)\s+(?:way\s+|much\s+)?too\s+\w+[^.;]{0,40}?\b(?:replac(?:e|ed|ing)|swap(?:ped|ping)?|switch(?:ed|ing)?)\s+(?:it|them)\b`, "iu"),
+  // A number said to be too much or too little is the value given up: "30 was too short for the upload", "五个人太少了".
+  new RegExp(String.raw`(?:^|[,;:—–-]\s*|\b(?:and|but|since|as)\s+)(\d+(?:\.\d+)?)\s*(?:[A-Za-z%]+\s+)?(?:was|is|were|are)\s+(?:way\s+|much\s+|far\s+)?too?\s+(?:much|many|long|short|high|low|big|small|few|little|slow|fast|expensive|cheap|tight|loose)\b`, "iu"),
+  new RegExp(String.raw`(?:^|[，,；;])\s*(\d+(?:\.\d+)?)\s*[\u4e00-\u9fff]{0,2}?(?:也|还是|实在|真的)?太(?:多|长|久|大|高|贵|少|短|小|低|慢|快|紧)了`, "u"),
   new RegExp(String.raw`(?:^|[，,。；;！!\s])${CJK_PHRASE}(?:那边|这个|那个|那家)?(?:不行了|没戏了|黄了|泡汤了|被否了|被毙了|作废了|不考虑了|(?:也|就|都|已经)?(?:不用了|不要了|停用了|下线了|淘汰了|退役了))`, "u"),
   new RegExp(String.raw`\b(?:replaced|swapped|traded|ditched|dropped)\s+(?:the\s+|our\s+)?${PHRASE_UNTIL}\s+(?:with|for|in favou?r of)\b`, "iu"),
   new RegExp(String.raw`${PHRASE}\s+(?:(?:has|have|was|were|got|is|are)\s+(?:been\s+)?)(?:replaced|superseded|retired|dropped|gone|history|deprecated|decommissioned|phased out|sunset(?:ted)?)\b`, "iu"),
@@ -159,7 +172,11 @@ export function oldValues(text: string): string[][] {
 
 /** Does a memory hold this value: every token of the value phrase occurs in it. */
 export function holdsValue(tokens: Set<string>, value: string[]): boolean {
-  return value.length > 0 && value.every((t) => tokens.has(t));
+  if (value.length === 0) return false;
+  if (value.every((t) => tokens.has(t))) return true;
+  // A number is the same number with a leading zero: a date written "3月14号" is held by "2026-03-14", "9/7" by "09/07".
+  const numbers = new Set([...tokens].filter((t) => /^\d+$/.test(t)).map(Number));
+  return value.every((t) => tokens.has(t) || (/^\d+$/.test(t) && numbers.has(Number(t))));
 }
 
 /**
@@ -397,7 +414,14 @@ const PRONOUN = /^(it|that|this|there|which|what|who|he|she|they|we|i|you|这|�
 function numberedNouns(text: string): Map<string, { value: number; unit: string }> {
   const out = new Map<string, { value: number; unit: string }>();
   const latin = /\b([\p{L}][\p{L}-]*)(?:['’]s|\s+(?:is|are|was|were)|\s*[:=])(?:\s+[\p{Ll}]+){0,3}?\s*([£$€¥￥]?)\s?(\d[\d,]*(?:\.\d+)?)\s?(k|m|bn|million|billion|thousand)?\b\s*([\p{L}%]+)?/gu;
-  const zh = /([\u4e00-\u9fff]{1,6}?)(?:现在|目前|如今|已经|已|还是)?(?:是|为|[：:]|定在|定为|控制在|达到|涨到|降到|提到|调到)\s*([¥￥$€£]?)(\d[\d,]*(?:\.\d+)?)\s*(千|万|亿)?\s*([\u4e00-\u9fff%]?)/gu;
+  const zh = /([\u4e00-\u9fff]{1,6}?|(?<![A-Za-z])[a-z][a-z-]*(?:\s+[a-z][a-z-]*)?\s*)(?:现在|目前|如今|已经|已|还是)?(?:是|为|[：:]|定在|定为|控制在|达到|涨到|降到|提到|调到)\s*([¥￥$€£]?)(\d[\d,]*(?:\.\d+)?)\s*(千|万|亿)?\s*([\u4e00-\u9fff%]|[A-Za-z]{1,4}\b)?/gu;
+  // The number and its unit in front of the noun they measure: "a 120-character line limit", "a 30 Hz tick rate".
+  // A hyphen or a unit abbreviated in capitals or two letters ties them; "3 Macs in the office" counts things.
+  for (const m of text.matchAll(/\b(\d+(?:\.\d+)?)(?:-([a-z]+)|\s?([A-Z][A-Za-z]?|[a-z]{1,2}))\s+((?:[a-z]+\s+)?[a-z]+)\b/g)) {
+    const head = contentTokens(m[4] ?? "").pop();
+    const unit = contentTokens(m[2] ?? m[3] ?? "")[0] ?? "";
+    if (head && unit && !out.has(head)) out.set(head, { value: Number(m[1]), unit });
+  }
   for (const rule of [latin, zh]) {
     for (const m of text.matchAll(rule)) {
       const head = contentTokens(m[1] ?? "").pop();
@@ -424,3 +448,94 @@ export function numberedAttribute(newer: string, older: string): SlotMatch | nul
   }
   return null;
 }
+
+/**
+ * A name and the version given to it: "we deploy with Helm 3.14" → helm: 3.14, "Gradle 版本是 8.5" →
+ * gradle: 8.5. A plain number after a lowercase word is an amount ("port 8080", "retries 5"), and a
+ * number with a unit after it is a quantity, not a version.
+ */
+const VERSIONED =
+  /(?<![\p{L}\p{N}_.-])([A-Za-z][A-Za-z0-9+#]*(?:-[A-Za-z][A-Za-z0-9+#]*)*)\s*(?:version\s+|[Vv]er\.?\s*|版本\s*号?\s*(?:是|为)?\s*[:：]?\s*|[:：]\s*|\s*(?:是|为|用的是)\s*)?([vV]?)(\d+(?:[.-]\d+){0,3})(?![\d.-]*\d)(?!\s*(?:%|(?:ms|s|secs?|seconds?|mins?|minutes?|hours?|hrs?|days?|weeks?|months?|years?|[kmgt]b|k|px|pt|users?|items?|requests?|rps|qps|times)\b|[个天秒分钟小时元块人台次年月日号点周倍岁]))/gu;
+
+export function versionsNamed(text: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const m of text.matchAll(VERSIONED)) {
+    const name = (m[1] as string).toLowerCase();
+    const version = m[3] as string;
+    const looksVersioned = /[.-]/.test(version) || m[2] !== "" || /[A-Z0-9+#-]/.test(m[1] as string);
+    if (!looksVersioned || contentTokens(name).length === 0 || /^(?:version|ver|v)$/i.test(name) || out.has(name)) continue;
+    out.set(name, version);
+  }
+  return out;
+}
+
+/** Verbs that tie a thing to the tool or platform it is made or run with; an attribute's own noun: they name no other thing. */
+const MADE_WITH = new Set(
+  "build built builds compiled compile written write based powered run runs running ran use uses used using target targets targeting develop developed deployed version 跑 基于 编译 开发 运行 使用 写 部署 版本"
+    .split(/\s+/)
+    .flatMap((w) => contentTokens(w)),
+);
+
+/**
+ * The same name given another version, where every other word of the older statement is in the newer or only
+ * ties the thing to its tool: "the report service is built on Java 11" / "report service: Java 17 now" are one
+ * slot, while "staging runs Kubernetes 1.27" / "prod runs Kubernetes 1.29" name two things.
+ */
+export function versionedSlot(newer: string, older: string): SlotMatch | null {
+  const v = versionReading(newer, older);
+  return v === null || v === "two things" ? null : v;
+}
+
+/** The same name given another version on two things: "staging runs Kubernetes 1.27" / "bumped prod to Kubernetes 1.29". */
+export function versionsOfTwoThings(newer: string, older: string): boolean {
+  return versionReading(newer, older) === "two things";
+}
+
+function versionReading(newer: string, older: string): SlotMatch | "two things" | null {
+  let two = false;
+  const b = versionsNamed(older);
+  // The newer statement is read in the clause that gives the version: a reason after it names no other thing
+  // ("bumped it to 1.74 because the new parser needs it"). A colon stays inside: "Node 版本：20.11".
+  for (const clause of newer.split(/[,;，；。!?！？]+|\.(?=\s|$)|\s+(?=(?:so|because|since|but)\b)/i)) {
+    for (const [name, version] of versionsNamed(clause)) {
+      const was = b.get(name);
+      if (was === undefined || was === version) continue;
+      const nameTokens = new Set(contentTokens(name));
+      const other = (own: Set<string>, theirs: Set<string>) => [...own].filter((t) => !theirs.has(t) && !nameTokens.has(t) && !/^v?\d+$/.test(t) && !MADE_WITH.has(t) && !WHEN_WORDS.has(t));
+      const mine = slotTokens(clause);
+      const theirs = slotTokens(older);
+      if (other(mine, theirs).length === 0 || other(theirs, mine).length === 0) return { common: [name, "version"], onlyNew: [version], onlyOld: [was] };
+      if (modifiersDiffer(clause, older)) two = true;
+    }
+  }
+  return two ? "two things" : null;
+}
+
+/**
+ * Two things of one kind: the same noun after a different word on each side, a word the other side never says
+ * ("the staging cluster" / "the prod cluster", "测试环境" / "生产环境").
+ */
+function modifiersDiffer(a: string, b: string): boolean {
+  const ta = contentTokens(a);
+  const tb = contentTokens(b);
+  const setA = new Set(ta);
+  const setB = new Set(tb);
+  const before = (tokens: string[]): Map<string, string> => {
+    const out = new Map<string, string>();
+    tokens.forEach((t, i) => i > 0 && !out.has(t) && out.set(t, tokens[i - 1] as string));
+    return out;
+  };
+  const pa = before(ta);
+  const pb = before(tb);
+  return [...pa].some(([head, m]) => {
+    const n = pb.get(head);
+    return n !== undefined && n !== m && !setB.has(m) && !setA.has(n) && !/\d/.test(m + n);
+  });
+}
+
+/** When something happened is no thing of its own: "this morning", "last week", "上周". */
+const WHEN_WORDS = new Set(
+  "today yesterday tonight morning afternoon evening night week weekend month year last ago earlier recently 今天 昨天 前天 上周 本周 早上 上午 下午 晚上 刚才 最近"
+    .split(/\s+/)
+    .flatMap((w) => contentTokens(w)),
+);

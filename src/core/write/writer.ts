@@ -210,6 +210,9 @@ async function decideWrite(ctx: WriteContext, prepared: PreparedWrite, replaced:
   const reasons: string[] = [];
   // The caller's own type stands; the classifier's guess (no type given, or the extractor's) gives way to the task it continues.
   if ((req.type === undefined || req.source === "extractor") && relations.some((r) => r.kind === "supersedes" && r.continuesTask)) asTaskState(ctx, record, req, now);
+  // A new value of a rule or a preference is still one ("max on-time is now 6 minutes, 10 was too much"): a guessed "fact" takes its kind.
+  const ruled = relations.find((r) => r.kind === "supersedes" && (r.existing.type === "constraint" || r.existing.type === "preference"));
+  if ((req.type === undefined || req.source === "extractor") && record.type === "fact" && ruled) record.type = ruled.existing.type;
   for (const rel of relations) {
     if (rel.kind === "supersedes") {
       record.supersedes.push(rel.existing.id);

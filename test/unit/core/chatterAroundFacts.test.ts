@@ -93,3 +93,53 @@ describe("chatter around a fact", () => {
     }
   });
 });
+
+describe("the weather where the speaker is, and someone's passing illness, are the moment's", () => {
+  for (const text of ["ugh it's freezing out there, -20 this morning", "today is so humid here, 35 degrees", "外面好冷啊，零下十度", "今天这边下大雨", "My son is sick today so I'll be slow to reply", "我女儿今天发烧，下午请个假"]) {
+    it(`keeps nothing of: ${text}`, () => {
+      assert.deepEqual(extractRules(text, opts), [], JSON.stringify(extractRules(text, opts)));
+    });
+  }
+  it("a rule about the cold, a place that is always cold, a colleague off until a day are facts", () => {
+    for (const text of ["The greenhouse heater switches on when it's colder than 5 °C.", "The ice rink is kept at -5 °C all year.", "Our QA lead is off sick until Thursday, Maria covers the releases.", "冷库的温度一直保持在零下18度"]) {
+      assert.equal(extractRules(text, opts).length, 1, text);
+    }
+  });
+});
+
+describe("a groan or an emoji before business does not take the business with it", () => {
+  it("an emoji and a word that returns to business end the chatter", () => {
+    const kept = extractRules("what a night 🥱 anyhow the nightly backup now runs at 03:30 on the NAS", opts).map((i) => i.content);
+    assert.equal(kept.length, 1, JSON.stringify(kept));
+    assert.match(kept[0]!, /03:30/);
+    assert.doesNotMatch(kept[0]!, /night 🥱/);
+  });
+  it("a value after a groan is a fact; a groan about nothing is not", () => {
+    assert.equal(extractRules("ugh, the staging box is still on Ubuntu 18.04", opts).length, 1);
+    assert.deepEqual(extractRules("ugh the coffee machine is broken again", opts), []);
+    assert.deepEqual(extractRules("Argh. Thursday already.", opts), [], "a day of the week is no value to look up");
+  });
+});
+
+describe("thanks for the help, and a machine complaining as the speaker types", () => {
+  for (const text of ["Thanks so much for all your help this afternoon, you're a star 🙌", "这次真是帮了大忙", "my laptop fan is roaring, rebuilding the docker images 🔥", "电脑风扇狂转，在跑全量测试"]) {
+    it(`keeps nothing of: ${text}`, () => {
+      assert.deepEqual(extractRules(text, opts), [], JSON.stringify(extractRules(text, opts)));
+    });
+  }
+  it("thanks with a fact after it keeps the fact; a fan named as equipment is a fact", () => {
+    assert.equal(extractRules("thanks for the help, the release branch is now release/2.4", opts).length, 1);
+    assert.equal(extractRules("The server room fan is replaced every two years.", opts).length, 1);
+  });
+});
+
+describe("the day of the week and slacking off", () => {
+  for (const text of ["又周一了，不想上班😩", "周五啦，划水中🐠", "礼拜六了"]) {
+    it(`keeps nothing of: ${text}`, () => {
+      assert.deepEqual(extractRules(text, opts), [], JSON.stringify(extractRules(text, opts)));
+    });
+  }
+  it("a day that carries a plan is kept", () => {
+    assert.equal(extractRules("周五了，记得下午四点前把周报发给财务", opts).length, 1);
+  });
+});

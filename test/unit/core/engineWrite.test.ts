@@ -256,4 +256,15 @@ describe("engine write path (fakes)", () => {
     assert.equal(listed.length, 2);
     assert.ok(listed.every((m) => m.source === "import"));
   });
+
+  it("a new value for a rule or a preference, guessed a fact, keeps the kind of the statement it replaces", async () => {
+    const { engine, clock } = await makeEngine();
+    await engine.write({ content: "Never let the kiln run above 1200 °C.", type: "constraint" });
+    clock.advance(DAY);
+    const r = await engine.write({ content: "Kiln max temperature is now 1150 °C, 1200 was too high for the glaze" });
+    assert.equal(r.supersedes.length, 1, r.reason);
+    assert.equal(r.memory!.type, "constraint");
+    const given = await engine.write({ content: "Kiln max temperature is now 1100 °C, 1150 was too high for the glaze", type: "fact" });
+    assert.equal(given.memory!.type, "fact", "a type the caller gave stands");
+  });
 });

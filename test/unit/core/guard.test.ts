@@ -19,6 +19,12 @@ describe("guard: secrets", () => {
     ["password", "The password is hunter2! for the staging box."],
     ["password", "The wifi passphrase for the office is purplemonkeydishwasher"],
     ["password", "the PIN for the safe is 4821"],
+    // a made-up compound that ends like a derived word is still a made-up word, not a description
+    ["password", "the passcode for the lab cabinet is toastedmarmaladeance"],
+    ["password", "the guest network password at the cafe is bluebirdsymphonyment, regulars know it"],
+    // a bare "key" named for what it unlocks, with a random value after its join
+    ["credential value", "The geocoding key for the courier app is Kt7-pQ2x-9vLmZ4rW8nBc-Yh3Jd0sFa"],
+    ["credential value", "地图服务的 key 记一下：7c41d9e2a08b5f36c9e1d2a7b4f08e63，前端别用"],
     ["password", "admin login: root / password hunter22"],
     ["password", "I changed my GitHub password to MapleSyrup!42 yesterday"],
     ["password", 'staging password = "bluebird"'],
@@ -58,6 +64,9 @@ describe("guard: secrets", () => {
     "max_tokens: 2048 for the summariser",
     "The secret to fast CI is caching the node_modules folder.",
     "The deploy key is read-only and scoped to the infra repo.",
+    "The password is unrecoverable once the vault is sealed.",
+    "The key is under the doormat at the back entrance.",
+    "The signing key for the release builds is stored in the HSM.",
     "The session token is an opaque string, not a JWT.",
     "Tokens are 32 bytes, base64 encoded.",
     "The encryption key is 256-bit and rotated yearly.",

@@ -7,7 +7,7 @@ import { classifyType } from "../../../src/core/write/classify.js";
 import { extractRules } from "../../../src/core/write/extract.js";
 import { relate, replacesNamedValue, type Relation } from "../../../src/core/write/reconcile.js";
 import { splitSentences } from "../../../src/core/text/sentences.js";
-import { announcesChange, correctsEarlier, isAdditive, numberedAttribute, oldValues, progressFrame, sameSlot, subjectNamesSlot } from "../../../src/core/write/slot.js";
+import { announcesChange, correctsEarlier, isAdditive, numberedAttribute, oldValues, progressFrame, sameSlot, subjectNamesSlot, versionsNamed } from "../../../src/core/write/slot.js";
 import { DAY, T0, vectorsAt } from "../../helpers/fakes.js";
 
 // Kinds that failed in a months-long history written without looking at the rules (eval/judgement/fresh4):
@@ -226,5 +226,99 @@ describe("chat punctuation and corrections", () => {
   it("'make that …' and a correction rewritten in the third person still correct", () => {
     assert.ok(correctsEarlier("Make that Thursday: the vet visit is on Thursday."));
     assert.ok(correctsEarlier("The user meant gate B12, not B21."));
+  });
+});
+
+describe("a name given another version is one slot when nothing else names another thing", () => {
+  it("reads the versions a statement gives to names", () => {
+    assert.deepEqual([...versionsNamed("The billing service runs on Python 3.9 and Django 4.2.")], [["python", "3.9"], ["django", "4.2"]]);
+    assert.deepEqual([...versionsNamed("报表服务的 Java 版本是 17")], [["java", "17"]]);
+    assert.deepEqual([...versionsNamed("the infra repo pins terraform v1.7 now")], [["terraform", "1.7"]]);
+    assert.equal(versionsNamed("the timeout is 30 seconds on port 8080").size, 0);
+  });
+  it("a new version of the same name supersedes the old one, in English and Chinese", () => {
+    assert.equal(relation("The billing service runs on Python 3.9.", "fact", "The billing service is on Python 3.12.", "fact", 0.93)?.kind, "supersedes");
+    assert.equal(relation("报表服务基于 Java 11 开发。", "fact", "报表服务的 Java 版本是 17", "fact", 0.92)?.kind, "supersedes");
+  });
+  it("another thing on another version is another slot", () => {
+    assert.equal(relation("Our staging cluster is on Kubernetes 1.27", "fact", "Prod cluster is on Kubernetes 1.29", "fact", 0.95), null);
+    assert.equal(relation("测试环境的 Kubernetes 是 1.27", "fact", "生产环境的 Kubernetes 是 1.29", "fact", 0.95), null);
+    assert.equal(relation("The invoicing API runs on Node 20.", "fact", "We also keep a Node 16 runner for the legacy widget build.", "fact", 0.9), null);
+  });
+});
+
+describe("a number said to be too much or too little names the value it replaces", () => {
+  it("reads the rejected number, in English and Chinese", () => {
+    assert.deepEqual(oldValues("Session timeout is 45 minutes now, 20 was way too short for the nurses"), [["20"]]);
+    assert.deepEqual(oldValues("batch size back to 64, 256 were too many for the small GPU"), [["256"]]);
+    assert.deepEqual(oldValues("每页显示 20 条就行，50 条太多了"), [["50"]]);
+    assert.deepEqual(oldValues("The deploy took too long yesterday"), []);
+  });
+});
+
+describe("a change verb in its base form with a past time marker is a past change", () => {
+  it("announces a change in non-native English; a plan or a habit does not", () => {
+    assert.ok(announcesChange("We migrate the build to Gradle 8 yesterday, all green"));
+    assert.ok(announcesChange("two weeks ago we switch the analytics to Plausible"));
+    assert.equal(announcesChange("We will migrate the build to Gradle 8 next month"), false);
+    assert.equal(announcesChange("We usually upgrade the phones in September"), false);
+  });
+});
+
+describe("a date named in one format is the date held in another", () => {
+  it("a leading zero does not make another number", () => {
+    assert.equal(relation("团建定在 2026-05-08", "fact", "团建时间有变，不是5月8号了，定在5月22号", "fact", 0.84)?.kind, "supersedes");
+    assert.equal(relation("The audit is due 2026-09-07.", "fact", "audit due date isn't 09/07 anymore, it's the 21st", "fact", 0.84)?.kind, "supersedes");
+  });
+});
+
+describe("a statement that settles a choice announces the value chosen", () => {
+  it("in English and Chinese; 'last' as an order is no choice", () => {
+    assert.ok(announcesChange("in the end we settled on Postmark for the transactional emails"));
+    assert.ok(announcesChange("We opted for monthly billing after all"));
+    assert.ok(announcesChange("婚礼场地最终敲定在市区酒店了"));
+    assert.ok(announcesChange("书房窗帘最后还是选了卷帘"));
+    assert.equal(announcesChange("最后一步是部署到生产环境"), false);
+    assert.equal(announcesChange("The last step is the smoke test."), false);
+  });
+  it("replaces the earlier choice for the same thing, and nothing about another", () => {
+    assert.equal(relation("书房窗帘用的是百叶帘", "fact", "书房窗帘最后还是选了卷帘，遮光好", "fact", 0.95)?.kind, "supersedes");
+    assert.equal(relation("The API is written in Go.", "fact", "In the end we settled on Redis for caching", "fact", 0.8), null);
+  });
+});
+
+describe("a version given in a clause, with its reason after it", () => {
+  it("one side naming the thing and the other not is still one thing", () => {
+    assert.equal(relation("ledgerkit 的 MSRV 是 Rust 1.68。", "fact", "We bumped the MSRV to Rust 1.75 because the new serde release needs it", "fact", 0.86)?.kind, "supersedes");
+    assert.equal(relation("The kiosk tablets in the Hull depot run firmware 7-20-3.", "fact", "Hull depot kiosk tablets were updated to firmware 7-22-1 last night.", "fact", 0.9)?.kind, "supersedes");
+  });
+  it("each side naming a thing the other does not is two things", () => {
+    assert.equal(relation("The staging cluster runs Kubernetes 1.27.", "fact", "We bumped the prod cluster to Kubernetes 1.29 because of the CVE", "fact", 0.9), null);
+    assert.equal(relation("The staging cluster runs Kubernetes 1.27.", "fact", "Yesterday we bumped the prod cluster to Kubernetes 1.29", "event", 0.9), null);
+  });
+});
+
+describe("a number and its unit in front of the noun they measure", () => {
+  it("is the noun's value, as after a copula", () => {
+    assert.deepEqual(numberedAttribute("The linter enforces a 120-character line limit", "The linter enforces an 80-character line limit")?.common, ["limit"]);
+    assert.deepEqual(numberedAttribute("Lobby 服务器的 refresh rate 现在是 20 Hz", "The lobby server polls at a 5 Hz refresh rate.")?.common, ["rate"]);
+    assert.equal(numberedAttribute("We hold a 15-minute standup", "We hold a 60-minute retro"), null);
+  });
+  it("a new number for it replaces the old one", () => {
+    assert.equal(relation("The user prefers 2-space indentation in Go templates.", "preference", "For Go templates the user wants 4-space indentation, easier to scan", "preference", 0.9)?.kind, "supersedes");
+  });
+});
+
+describe("a value named before the old one says what changed, not what it became", () => {
+  it("the thing's name in front does not count as the new value", () => {
+    assert.ok(replacesNamedValue("支付 SDK 我们把 Braintree 换成了连连支付", "The checkout uses the Braintree SDK for card payments."));
+    assert.equal(replacesNamedValue("we moved from Braintree to the Stripe SDK", "The checkout uses the Braintree SDK and the Stripe SDK."), false);
+  });
+});
+
+describe("a setting adjusted to a new value", () => {
+  it("调整为 / 变更为 announce a change", () => {
+    assert.ok(announcesChange("库存同步频率调整为每 5 分钟一次"));
+    assert.ok(announcesChange("客服热线变更为 400 开头的号码"));
   });
 });
