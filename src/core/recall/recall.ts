@@ -7,7 +7,7 @@ import { searchText, type MemoryRecord, type TurnRecord } from "../model/memory.
 import type { Hit, MemoryFilter } from "../ports.js";
 import { splitSentences } from "../text/sentences.js";
 import { contentTokens, contentTokenSet, coverage } from "../text/tokens.js";
-import { thirdParty } from "../write/classify.js";
+import { isGenericSubject, thirdParty } from "../write/classify.js";
 import { firstUnflagged } from "../guard/index.js";
 import { turnIsNoise } from "../write/extract.js";
 import { turnText } from "../model/turnText.js";
@@ -131,7 +131,7 @@ export async function recallMemories(
   const heads = replaced.length > 0 ? heldHeads(await currentHolders(ctx.store, replaced.map((c) => c.record), filter), now, taskTtlMs) : new Map<string, MemoryRecord>();
   const leading = replaced.filter((c) => heads.has(c.record.id)).map(withText);
   const symmetric = await symmetricOf(ctx, q, [...candidates, ...leading].map((x) => x.text));
-  const read = ({ c, text }: { c: Pooled<MemoryRecord>; text: string }): Candidate => ({ c, parts: fuseRelevance(q, text, c.vector, c.fullText, ctx.config, symmetric.get(text)) });
+  const read = ({ c, text }: { c: Pooled<MemoryRecord>; text: string }): Candidate => ({ c, parts: fuseRelevance(q, text, c.vector, c.fullText, ctx.config, symmetric.get(text), labelOf(c.record)) });
   const pooled = candidates.map(read);
   leadToCurrentHolders(pooled, leading.map(read), heads);
   const floor = ctx.config.recall.relevanceFloor;
@@ -297,6 +297,11 @@ async function focusedRelevance(ctx: EngineContext, q: QueryFeatures, passing: C
     relevance[i] = clamp01(moved[j] as number);
   });
   return relevance;
+}
+
+/** The subject a caller gave, when it names a thing (inferred subjects say who spoke). */
+function labelOf(m: MemoryRecord): string | undefined {
+  return m.source !== "extractor" && !isGenericSubject(m.subject) && !m.subject.startsWith("third-party:") ? m.subject : undefined;
 }
 
 /** How much of its relevance a fact about someone else keeps when the query does not name that person. */

@@ -41,9 +41,11 @@ export interface RelevanceParts {
  * Rank-relative full text orders candidates; the floor uses only absolute evidence (cosine,
  * coverage) so an unrelated query cannot pass it by being the best of a bad lot.
  */
-export function fuseRelevance(q: QueryFeatures, text: string, vector: Float32Array, fullTextNorm: number, config: EngineConfig, symmetric?: Float32Array): RelevanceParts {
+export function fuseRelevance(q: QueryFeatures, text: string, vector: Float32Array, fullTextNorm: number, config: EngineConfig, symmetric?: Float32Array, label?: string): RelevanceParts {
   const r = config.recall;
-  const cov = coverage(q.tokens, contentTokenSet(text));
+  // A subject the caller gave names what the memory is about in the caller's words ("用户的编辑器" for "我写 Go 用 GoLand"):
+  // the question's words found there count as found in the memory.
+  const cov = coverage(q.tokens, contentTokenSet(label ? `${text} ${label}` : text));
   const docZh = isMostlyCjk(text);
   const docCjk = !q.model.readsCjk && docZh;
   const shift = q.zh && docZh ? q.model.cjkCosineShift : q.zh !== docZh ? q.model.crossLanguageShift : 0;
