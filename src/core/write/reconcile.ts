@@ -3,7 +3,7 @@ import type { MemoryRecord, MemorySource, MemoryType } from "../model/memory.js"
 import { unreadable, type Thresholds } from "../model/profiles.js";
 import { hasCjk, isMostlyCjk } from "../text/cjk.js";
 import { contentTokenSet, diceOf, lexicalSimilarity, tokenDifference } from "../text/tokens.js";
-import { withDigits } from "../text/numerals.js";
+import { chineseNumeral, withDigits } from "../text/numerals.js";
 import { cosine } from "../text/vector.js";
 import { isGenericSubject } from "./classify.js";
 import { announcesChange, isAdditive, correctsEarlier, holdsValue, keysDiffer, subjectNamesSlot, numberedAttribute, oldValues, progressFrame, sameLeadingThing, sameSlot, taskLabel, valueReplacedByPhrase, valueTokens, versionedSlot, versionsOfTwoThings } from "./slot.js";
@@ -204,15 +204,36 @@ export function sameTask(a: string, b: string, frameSimilarity: number, topicClo
   const lb = taskLabel(b);
   if ((la && la.every((t) => tb.has(t))) || (lb && lb.every((t) => ta.has(t)))) return true;
   // Two status lines labelled with two different tasks are two tasks, however alike the rest ("Frontend tests: 40 of 50" / "Backend tests: 30 of 50").
-  if (la && lb) return false;
+  // Across languages labels share no word: close in meaning, with the same numbers in the label and the same total, they
+  // name one task ("Season 1 edits: 4/10" / "第一季剪辑：7/10 集").
+  if (la && lb) return sameTaskAcrossLanguages(a, b, topicClose);
   if (sameLeadingThing(a, b)) return true;
   if (seriesDiffer(a, b)) return false;
   // Two status reports as close in meaning as a restatement, on no two items of a series, report on one task ("瓷砖铺完两个房间" / "砖一共贴完四个房间了").
   if (veryClose) return true;
+  if (sameTaskAcrossLanguages(a, b, topicClose)) return true;
   const pa = progressFrame(a);
   const pb = progressFrame(b);
   if (pa === null || pb === null || pa.total !== pb.total) return false;
   return diceOf(pa.frame, pb.frame) >= frameSimilarity || (topicClose && [...pa.frame].some((t) => pb.frame.has(t)));
+}
+
+/**
+ * Across languages two progress reports share no word: close in meaning, with the same total and the same other
+ * numbers — the item of a series the task is, however written ("Part 2" / "第二部分") — they report on one task.
+ */
+function sameTaskAcrossLanguages(a: string, b: string, topicClose: boolean): boolean {
+  if (!topicClose || hasCjk(a) === hasCjk(b)) return false;
+  const pa = progressFrame(a);
+  const pb = progressFrame(b);
+  return pa !== null && pb !== null && pa.total === pb.total && itemNumbers(a, pa.total) === itemNumbers(b, pb.total);
+}
+
+/** The numbers of a progress report that are neither its count nor its total; an ordinal is a number ("第二章" is chapter 2). */
+function itemNumbers(text: string, total: string): string {
+  const ordinals = text.replace(/第([零一二两三四五六七八九十百]+)/g, (_m, n: string) => `第${chineseNumeral(n) ?? n}`);
+  const rest = withDigits(ordinals).replace(/\d+\s*(?:\/|／|of|out of)\s*(?:the\s+)?\d+/gi, " ");
+  return (rest.match(/\d+/g) ?? []).filter((n) => n !== total).join(",");
 }
 
 /** Two status lines labelled with tasks neither of which the other names. */

@@ -332,11 +332,11 @@ export function taskLabel(text: string): string[] | null {
   return null;
 }
 
-/** Measure words that count units of work in Chinese: items, sheets, rows, weeks, chapters, episodes, rounds, rooms, batches, articles, pages, questions, courses. */
-const COUNTED = "个张条项份台排周章节集期轮间栋套箱件单批篇页题道首部课门";
+/** Measure words that count units of work in Chinese: items, sheets, rows, weeks, chapters, episodes, rounds, rooms, batches, articles, pages, questions, courses, levels, matches, scenes, stops, floors, households. */
+const COUNTED = "个张条项份台排周章节集期轮间栋套箱件单批篇页题道首部课门关场幕站层户";
 
 const ALL_DONE_EN = /\ball\s+(?:of\s+)?(?:the\s+|our\s+)?(\d+)\b[^.,;!?]{0,30}?\b(?:done|finished|complete[d]?|shipped|installed|migrated|moved|ported|sent|delivered|signed|in the can|wrapped|through)\b/i;
-const ALL_DONE_ZH = new RegExp(String.raw`(\d+)\s*[${COUNTED}][^，。,]{0,6}?(?:全部|都|全)(?:已经|已)?[\u4e00-\u9fff]{0,2}?(?:完|好了|完成|搞定|到齐|结束)`, "u");
+const ALL_DONE_ZH = new RegExp(String.raw`(\d+)\s*[${COUNTED}][^，。,\d]{0,6}?(?:全部|都|全)(?:已经|已)?[\u4e00-\u9fff]{0,2}?(?:完|好了|完成|搞定|到齐|结束)`, "u");
 
 /** A count against a total ("7 of 12 screens", "7/12", "完成 7/12"): progress of one task keeps its total and its unit. */
 export function progressFrame(written: string): { total: string; frame: Set<string> } | null {
@@ -348,7 +348,9 @@ export function progressFrame(written: string): { total: string; frame: Set<stri
     text.match(/(\d+)(?:\s+[\p{L}-]+){1,3}?,?\s+out of\s+(?:the\s+)?(?:same\s+|total\s+|whole\s+)?(\d+)/iu) ??
     text.match(new RegExp(String.raw`(\d+)\s*[${COUNTED}]?了?\s*[，,（(]?\s*(?:共|总共|一共)\s*(\d+)`, "u"));
   // Chinese puts the total first: "10 个类目迁完 7 个", "共 30 集剪完第 12 集".
-  const zh = m ? null : text.match(new RegExp(String.raw`(\d+)\s*[${COUNTED}][^，。,]{0,16}?(\d+)\s*[${COUNTED}]`, "u"));
+  const totalFirst = m ? null : text.match(new RegExp(String.raw`(\d+)\s*[${COUNTED}][^，。,]{0,16}?(\d+)\s*[${COUNTED}]`, "u"));
+  // A count never exceeds its total: "第2章 12 关全部做完" is chapter 2's twelve levels, not 12 of 2.
+  const zh = totalFirst && Number(totalFirst[2]) <= Number(totalFirst[1]) ? totalFirst : null;
   // The count that reached its total says "all N … done": "all 40 pallets are delivered", "24 间全部刷完".
   const all = m || zh ? null : text.match(ALL_DONE_EN) ?? text.match(ALL_DONE_ZH);
   if (!m && !zh && !all) return null;

@@ -5,7 +5,7 @@ import { MULTILINGUAL_E5_SMALL, thresholds } from "../../../src/core/model/profi
 import { withDigits } from "../../../src/core/text/numerals.js";
 import { classifyType } from "../../../src/core/write/classify.js";
 import { extractRules } from "../../../src/core/write/extract.js";
-import { relate, replacesNamedValue, type Relation } from "../../../src/core/write/reconcile.js";
+import { relate, replacesNamedValue, sameTask, type Relation } from "../../../src/core/write/reconcile.js";
 import { splitSentences } from "../../../src/core/text/sentences.js";
 import { announcesChange, correctsEarlier, isAdditive, numberedAttribute, oldValues, progressFrame, sameSlot, subjectNamesSlot, versionsNamed } from "../../../src/core/write/slot.js";
 import { DAY, T0, vectorsAt } from "../../helpers/fakes.js";
@@ -320,5 +320,34 @@ describe("a setting adjusted to a new value", () => {
   it("调整为 / 变更为 announce a change", () => {
     assert.ok(announcesChange("库存同步频率调整为每 5 分钟一次"));
     assert.ok(announcesChange("客服热线变更为 400 开头的号码"));
+  });
+});
+
+describe("one task's status lines in two languages", () => {
+  const frame = config.write.taskFrameSimilarity;
+  it("close in meaning, with the same numbers in the label and the same total, are one task", () => {
+    assert.ok(sameTask("Season 1 edits: 4/10 episodes", "第一季剪辑：7/10 集", frame, true));
+  });
+  it("another number in the label, another total, or one language with two labels are two", () => {
+    assert.equal(sameTask("Season 2 edits: 4/10 episodes", "第一季剪辑：7/10 集", frame, true), false);
+    assert.equal(sameTask("Season 1 edits: 4/12 episodes", "第一季剪辑：7/10 集", frame, true), false);
+    assert.equal(sameTask("Season 1 edits: 4/10 episodes", "Season 1 subtitles: 7/10 episodes", frame, true), false);
+    assert.equal(sameTask("Season 1 edits: 4/10 episodes", "第一季剪辑：7/10 集", frame, false), false);
+  });
+});
+
+describe("a progress report without a label, in the other language", () => {
+  const frame = config.write.taskFrameSimilarity;
+  it("the same item of a series and the same total: one task", () => {
+    assert.ok(sameTask("第一季 10 集全部剪完了，已经交给调色", "Season 1 edits: 4/10 episodes", frame, true));
+    assert.equal(sameTask("第二季 10 集全部剪完了", "Season 1 edits: 4/10 episodes", frame, true), false);
+  });
+});
+
+describe("an item number before a count in Chinese", () => {
+  it("is not the total the count is of", () => {
+    assert.equal(progressFrame("第三单元 20 题全部讲完了")?.total, "20");
+    assert.equal(progressFrame("10 个类目迁完 7 个")?.total, "10");
+    assert.equal(progressFrame("第四章 15 关全部做完了")?.total, "15", "关 counts levels");
   });
 });
