@@ -186,7 +186,8 @@ function newValueTokens(candidate: string, olds: string[][]): string[] {
   const lower = candidate.toLowerCase();
   const at = (t: string): number => lower.indexOf(t);
   const firstOld = Math.min(...[...old].map(at).filter((i) => i >= 0));
-  return [...valueTokens(candidate)].filter((t) => !old.has(t) && !(at(t) >= 0 && at(t) < firstOld));
+  // An old value not found as written (a numeral read as digits) places nothing: every other value counts as new.
+  return [...valueTokens(candidate)].filter((t) => !old.has(t) && !(Number.isFinite(firstOld) && at(t) >= 0 && at(t) < firstOld));
 }
 
 /**
