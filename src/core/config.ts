@@ -139,6 +139,8 @@ export const EngineConfigSchema = z.object({
        */
       taskStateTtlHours: z.number().positive().max(24 * 365).default(24 * 7),
       /** The rule extractor's thresholds (write/extract.ts). Lengths are weighted: a CJK character counts three. */
+      /** Read an extracted statement with no value in it by the embedding model against labelled chatter (write/chatter.ts). */
+      chatterByModel: z.boolean().default(true),
       rules: z
         .object({
           /** A hedged statement ("maybe", "I think"): below l3MinConfidence, so it stays episodic until it is said firmly. */

@@ -168,4 +168,33 @@ describe("integration: judgement on the real store and the multilingual model", 
       await rm(other, { recursive: true, force: true });
     }
   });
+  it("chatter read by the model is not kept; a standing fact without a value, or a value in a groan, is", async () => {
+    // Neither side is among the model's labelled examples (write/chatterExamples.ts) or in any case file. Losing
+    // a fact is the worse failure: every fact must stay, while most (not all) of the chatter goes.
+    const chatter = [
+      "my calves are still wrecked from saturday's ride haha",
+      "手机快没电了，先撤了哈",
+      "ok that's me done for the day, catch you all later",
+      "lmao the printer jammed again, classic",
+      "刚吃完火锅，撑死了",
+      "the neighbour's dog has been barking all morning, can't think",
+      "困死了，昨晚追剧到三点",
+      "woohoo it compiles!!",
+    ];
+    for (const user of chatter) {
+      await engine.ingest({ user });
+      later(0.1);
+    }
+    const leftOver = (await engine.list({})).map((m) => m.content);
+    assert.ok(leftOver.length <= 2, `chatter kept: ${leftOver.join(" | ")}`);
+    const kept = ["The user can't eat gluten.", "用户开会时不喜欢开摄像头。", "ugh, finally got the runner onto Node 22 lol", "I'm left-handed, so put the mouse settings on the other side.", "我们组周五下午不发版。"];
+    for (const user of kept) {
+      await engine.ingest({ user });
+      later(0.1);
+    }
+    assert.equal((await engine.list({})).length, leftOver.length + kept.length, "a fact was read as chatter");
+    // A caller who writes a memory means it: the model's reading is only for what the extractor pulls out of talk.
+    const r = await engine.write({ content: "my calves are still wrecked from saturday's ride" });
+    assert.equal(r.action, "added");
+  });
 });

@@ -262,7 +262,8 @@ const RULES: Rule[] = [
         const outside = /\b[a-z][a-z0-9+.-]*:\/\/\S+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\b\d{1,3}(?:\.\d{1,3}){3}\b|\b(?:pastebin|hastebin|gist|webhook\.site|requestbin|ngrok|transfer\.sh|file\.io|external\s+(?:server|address|endpoint|site)|my\s+server|this\s+(?:address|endpoint|server|url))\b|(?<![.\w/-])[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|net|org|io|dev|app|xyz|info|biz|co|me|site|online|top|ru|cn|example)\b|外部|邮箱|服务器/;
         const sensitive = new RegExp(String.raw`\b(?:${SENSITIVE_EN})\b|\b${PEOPLE_DATA_EN}|(?:^|[\s(])\.env\b|${SENSITIVE_ZH}`);
         const m = send.exec(s);
-        return m !== null && !negated(s, m.index) && outside.test(s) && sensitive.test(s);
+        // The outside address is where the data goes: after the verb ("copy .env.example to .env" with a sample DSN before it sends nothing).
+        return m !== null && !negated(s, m.index) && outside.test(s.slice(m.index)) && sensitive.test(s);
       }) ||
       affirmed(r, new RegExp(String.raw`\b(?:${oneOf(["read out", "give out", "hand out", "reveal", "disclose", "share", "provide", "tell"])})\s+(?:[\w'’-]+\s+){0,4}?(?:${SENSITIVE_EN})\b[^.!?]{0,40}?\b(?:to\s+)?(?:whoever|anyone|anybody|everyone|any\s+caller)\b`)) ||
       affirmed(r, new RegExp(String.raw`\b(?:${oneOf(["reveal", "print", "output", "repeat", "show", "dump", "recite", "leak", "disclose"])})\s+(?:\w+\s+){0,3}?(?:your|the)\s+(?:full\s+|complete\s+|entire\s+|original\s+|initial\s+|hidden\s+)?(?:system\s+prompt|system\s+message|initial\s+prompt|hidden\s+instructions|instructions\s+above)\b`)) ||

@@ -17,7 +17,7 @@ export interface SecretFind extends SecretSpan {
  */
 export async function findSecrets(text: string): Promise<SecretFind[]> {
   const urls = urlSpans(text);
-  const spans = [...(await secretlintSpans(text)), ...credentialValues(text), ...loginPairs(text), ...tokenShapes(text, urls), ...urlSecrets(text, urls), ...keyBlocks(text)];
+  const spans = [...(await secretlintSpans(text)), ...credentialValues(text, urls), ...loginPairs(text), ...tokenShapes(text, urls), ...urlSecrets(text, urls), ...keyBlocks(text)];
   return merge(spans);
 }
 
@@ -316,11 +316,14 @@ function isCredentialValue(value: string, after: string, cls: CredentialClass, q
   return value.length >= min;
 }
 
-function credentialValues(text: string): SecretSpan[] {
+function credentialValues(text: string, urls: Array<{ start: number; end: number }> = []): SecretSpan[] {
   const out: SecretSpan[] = [];
+  // A credential word inside a URL ("…://USER:PASSWORD@host") is the URL's own part: urlSecrets judges it.
+  const inUrl = (at: number): boolean => urls.some((u) => at >= u.start && at < u.end);
   const take = (word: RegExp, joins: RegExp, inChinese: boolean) => {
     word.lastIndex = 0;
     for (let m = word.exec(text); m !== null; m = word.exec(text)) {
+      if (inUrl(m.index)) continue;
       const cls: CredentialClass = m[1] !== undefined ? "password" : "key";
       const from = m.index + m[0].length;
       const tail = text.slice(from, from + WINDOW);
@@ -339,6 +342,7 @@ function credentialValues(text: string): SecretSpan[] {
   // A bare "key" named for what it unlocks ("the Mapbox key for the web app is …", "短信服务的 key："): only a random value is the key.
   const joins = /[\u3400-\u9fff]/.test(text) ? JOINS_MIXED : JOINS_EN;
   for (const m of text.matchAll(BARE_KEY)) {
+    if (inUrl(m.index)) continue;
     const from = m.index + m[0].length;
     const tail = text.slice(from, from + WINDOW);
     const found = randomAfterJoin(text, from, tail.slice(0, WINDOW_END.exec(tail)?.index ?? tail.length), joins);
@@ -359,7 +363,7 @@ function credentialValues(text: string): SecretSpan[] {
   NEAR_TOKEN.lastIndex = 0;
   for (let m = NEAR_TOKEN.exec(text); m !== null; m = NEAR_TOKEN.exec(text)) {
     const token = (m[1] as string).replace(/[.:]+$/, "");
-    if (looksRandom(token, 16) && !isReference(token)) {
+    if (looksRandom(token, 16) && !isReference(token) && !inUrl(m.index)) {
       const start = m.index + m[0].length - (m[1] as string).length;
       out.push({ start, end: start + token.length, kind: "credential value" });
     }

@@ -37,6 +37,12 @@ export interface ModelProfile {
   cjkSymmetricLow?: number;
   /** Two Chinese passages: similarity = 1 - (1 - cos)·stretch, so E5's unrelated Chinese pairs (~0.87) land where English ones do (~0.79). */
   cjkStretch: number;
+  /**
+   * An extracted statement with no value in it whose vector leans this much nearer chatter than durable
+   * statements (write/chatter.ts) is dropped as chatter. Undefined: the model's neighbourhoods were not
+   * fitted, and only the rule gate decides.
+   */
+  chatterLean?: number;
 }
 
 export const MULTILINGUAL_E5_SMALL = "Xenova/multilingual-e5-small";
@@ -73,6 +79,7 @@ const E5_SMALL: ModelProfile = {
   crossLanguageShift: -0.03,
   cjkSymmetricLow: 0.828,
   cjkStretch: 1.6,
+  chatterLean: 0.02,
 };
 
 const PROFILES: Record<string, ModelProfile> = { [MINILM_L6]: MINILM, [MULTILINGUAL_E5_SMALL]: E5_SMALL };

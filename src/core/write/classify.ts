@@ -13,6 +13,10 @@ const TASK_STATE: Array<{ test(text: string): boolean }> = [
   // "数据回填做到 70% 了", "完成了约 40%". A share of something else ("15% off", "CPU at 90%") says no "now" or "done".
   /\b(?:now|currently|already)\s+(?:at|up\s+to|past|over)\s+(?:about\s+|around\s+|roughly\s+|~)?\d{1,3}\s*%|\b(?:at|past|over)\s+(?:about\s+|around\s+|~)?\d{1,3}\s*%\s+(?:now|already)\b/i,
   /(?:完成|做完|搞完|弄完|跑完|进行)了?\s*(?:大约|约|差不多)?\s*\d{1,3}\s*%|(?:做|搞|弄|跑|导|迁|写|推进)到(?:了)?\s*\d{1,3}\s*%/,
+  // A staged release reaching a share, or every user, is how far the rollout has got: "the canary is at 5% of pods",
+  // "推到了两成设备", "已经全量". A share that is a metric ("error rate up to 3%") is reached by no release verb.
+  /\b(?:roll(?:ed|ing)?\s+out|ramp(?:ed|ing)?(?:\s+up)?|canar(?:y|ied)|phased|staged)\b[^.;]{0,30}?\b(?:to|at|for)\s+(?:about\s+|around\s+|~)?\d{1,3}\s*%|\b(?:fully\s+rolled\s+out|rolled\s+out\s+to\s+(?:everyone|all\s+(?:users|devices|customers)))\b/i,
+  /(?:灰度|放量|推送|铺开|开放|覆盖)[^，。；,;]{0,8}?(?:到|至)(?:了)?\s*\d{1,3}\s*%|全量(?:推送|发布|上线|开放)?(?:完成|了|结束)/,
   // Waiting on someone or something, or blocked by it, is where a task stands: "held up by the vendor", "pending QA".
   /\b(waiting (on|for)|blocked (on|by)|held up by|stuck on|pending|awaiting)\b/i,
   // Not done yet is a state too: "the invites haven't gone out yet", "还没发出去".

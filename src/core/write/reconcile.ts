@@ -6,7 +6,7 @@ import { contentTokenSet, diceOf, lexicalSimilarity, tokenDifference } from "../
 import { chineseNumeral, withDigits } from "../text/numerals.js";
 import { cosine } from "../text/vector.js";
 import { isGenericSubject } from "./classify.js";
-import { announcesChange, isAdditive, correctsEarlier, holdsValue, keysDiffer, subjectNamesSlot, numberedAttribute, oldValues, progressFrame, sameLeadingThing, sameSlot, taskLabel, valueReplacedByPhrase, valueTokens, versionedSlot, versionsOfTwoThings } from "./slot.js";
+import { announcesChange, isAdditive, correctsEarlier, holdsValue, keysDiffer, subjectNamesSlot, numberedAttribute, oldValues, progressFrame, responsibleForTwoThings, responsibilitySlot, sameLeadingThing, sameSlot, taskLabel, valueReplacedByPhrase, valueTokens, versionedSlot, versionsOfTwoThings } from "./slot.js";
 
 export interface Candidate {
   content: string;
@@ -179,15 +179,21 @@ function spelledAlike(value: string[]): string[] {
 }
 
 
+/** Words that introduce a value as where a change started: "from the", "switched off", "把", "从", "由". */
+const ORIGIN_BEFORE = /(?:\bfrom|\boff(?: of)?|[把从由])\s*(?:the\s+|a\s+|an\s+|our\s+|old\s+|原来的|之前的)?$/u;
+
 /** What is new in a statement that names its old value: its value tokens minus the old ones. */
 function newValueTokens(candidate: string, olds: string[][]): string[] {
   const old = new Set(olds.flat());
-  // A value named before the old one names what changed, not what it became: "导航 SDK 把 Google Maps 换成了…" keeps "SDK" out.
+  // Where the old value is brought in as the origin ("from A", "把 A", "从 A"), a value named before it names what
+  // changed, not what it became: "导航 SDK 把 Google Maps 换成了…" keeps "SDK" out. Elsewhere the new value may
+  // come first ("B instead of A", "B，而不是 A").
   const lower = candidate.toLowerCase();
   const at = (t: string): number => lower.indexOf(t);
   const firstOld = Math.min(...[...old].map(at).filter((i) => i >= 0));
   // An old value not found as written (a numeral read as digits) places nothing: every other value counts as new.
-  return [...valueTokens(candidate)].filter((t) => !old.has(t) && !(Number.isFinite(firstOld) && at(t) >= 0 && at(t) < firstOld));
+  const asOrigin = Number.isFinite(firstOld) && ORIGIN_BEFORE.test(lower.slice(0, firstOld));
+  return [...valueTokens(candidate)].filter((t) => !old.has(t) && !(asOrigin && at(t) >= 0 && at(t) < firstOld));
 }
 
 /**
@@ -319,7 +325,7 @@ export function relate(candidate: Candidate, existing: MemoryRecord, existingVec
     return { kind: "supersedes", existing, reason: "names the value it replaces", namedValue: true };
   }
   if (!changed) return null;
-  if (versionsOfTwoThings(candidate.content, existing.content)) return null;
+  if (versionsOfTwoThings(candidate.content, existing.content) || responsibleForTwoThings(candidate.content, existing.content)) return null;
   if (!sameType) {
     // A change announced in so many words ("switched", "换成") crosses a classifier's type guess; nothing else does.
     const announced = announcesChange(candidate.content) && !isAdditive(candidate.content) && sharesAttribute(candidate.content, existing.content, thingOf(candidate, existing));
@@ -337,7 +343,7 @@ export function relate(candidate: Candidate, existing: MemoryRecord, existingVec
 
   // A version is a value of the name it follows; a status line's number is more often an item of a series ("sprint 14").
   const versioned = !bothTasks && (lexical || sim >= t.namedValueTopic) ? versionedSlot(candidate.content, existing.content) : null;
-  const slot = sameSlot(candidate.content, existing.content) ?? numberedAttribute(candidate.content, existing.content) ?? versioned ?? (subjectsSpecific && subjectNamesSlot(existing.subject) ? { common: [existing.subject] } : null);
+  const slot = sameSlot(candidate.content, existing.content) ?? numberedAttribute(candidate.content, existing.content) ?? versioned ?? responsibilitySlot(candidate.content, existing.content) ?? (subjectsSpecific && subjectNamesSlot(existing.subject) ? { common: [existing.subject] } : null);
   const restatement = sim >= (lexical ? w.restatementSimilarityLexical : t.restatementSimilarity);
   // Two close statements with different values said within the tie window: maybe one slot, maybe two
   // attributes — too close to call, so both stay and the conflict is reported ("when unsure, keep both and say so").

@@ -128,11 +128,16 @@ const NAMES_OLD_VALUE: RegExp[] = [
   new RegExp(String.raw`(?:^|[，,；;])\s*(\d+(?:\.\d+)?)\s*[\u4e00-\u9fff]{0,2}?(?:也|还是|实在|真的)?太(?:多|长|久|大|高|贵|少|短|小|低|慢|快|紧)了`, "u"),
   new RegExp(String.raw`(?:^|[，,。；;！!\s])${CJK_PHRASE}(?:那边|这个|那个|那家)?(?:不行了|没戏了|黄了|泡汤了|被否了|被毙了|作废了|不考虑了|(?:也|就|都|已经)?(?:不用了|不要了|停用了|下线了|淘汰了|退役了))`, "u"),
   new RegExp(String.raw`\b(?:replaced|swapped|traded|ditched|dropped)\s+(?:the\s+|our\s+)?${PHRASE_UNTIL}\s+(?:with|for|in favou?r of)\b`, "iu"),
+  // A verb of removal whose object ends the clause: what was removed is the value left behind ("we've
+  // retired the Perl scripts.", "getting rid of tox: nox runs the matrix now").
+  new RegExp(String.raw`\b(?:dropp(?:ed|ing)|ditch(?:ed|ing)|remov(?:ed|ing)|delet(?:ed|ing)|ripp(?:ed|ing) out|t(?:ore|earing) out|g(?:ot|etting) rid of|kill(?:ed|ing) off|retir(?:ed|ing)|uninstall(?:ed|ing))\s+(?:support for\s+)?(?:the\s+|our\s+|all\s+)?${PHRASE_UNTIL}(?:\s+(?:config|configuration|setup|space|dependency|integration|support))?\s*(?:[.,;:!—–]|\s-\s|$|\s+(?:for good|entirely|completely|altogether)\b)`, "iu"),
   new RegExp(String.raw`${PHRASE}\s+(?:(?:has|have|was|were|got|is|are)\s+(?:been\s+)?)(?:replaced|superseded|retired|dropped|gone|history|deprecated|decommissioned|phased out|sunset(?:ted)?)\b`, "iu"),
   new RegExp(String.raw`${PHRASE}\s+(?:is|are|was|were)\s+no longer\s+(?:needed|supported|maintained|running|the default|in use|used)\b`, "iu"),
   new RegExp(String.raw`\b(?:moved|migrated|switched|took|got|brought)\s+(?:[\w'’-]+\s+){0,3}?(?:away\s+)?off\s+(?:of\s+)?(?:the\s+)?${PHRASE}`, "iu"),
   // A correction that opens by rejecting the old value: "nope, not Tuesday — the demo is Wednesday", "sorry, not 4G: the plan has 5G".
   new RegExp(String.raw`^\W*(?:(?:[Oo]ops|[Ss]orry|[Nn]o|[Nn]ope|[Ww]ait|[Aa]ctually|[Cc]orrection)[,!:]?\s+)*[Nn]ot\s+(?:the\s+|a\s+|an\s+|on\s+|at\s+|in\s+)?(?=[\p{Lu}\d"'\x60])${PHRASE_UNTIL}\s*[,;:—–-]`, "u"),
+  // A correction that strikes the old value out before giving the new: "strike the 2 pm: the call is at 4", "scratch Lisbon, it's Porto".
+  new RegExp(String.raw`^\W*(?:(?:[Oo]ops|[Ss]orry|[Ww]ait|[Aa]ctually|[Cc]orrection)[,!:]?\s+)*(?:[Ss]cratch|[Ss]trike|[Ff]orget|[Dd]isregard)\s+(?:the\s+|that\s+|my\s+)?(?!that\b|it\b|this\b)${PHRASE_UNTIL}\s*[,;:—–-]`, "u"),
   new RegExp(String.raw`(?:从|由)${CJK_PHRASE}(?:换成|改成|改为|改用|换到|切换到|切到|迁移到|迁到|升级到|降级到|转到|挪到|变成|调整为|调整到|改到)`, "u"),
   // "不" / "没再" + a verb + its object + a sentence-final "了" is a stopped state, the object the value left behind:
   // "不走中通了", "不用 Trello 了", "不在三楼上课了", "没再用钉钉了".
@@ -147,7 +152,8 @@ const NAMES_OLD_VALUE: RegExp[] = [
   new RegExp(String.raw`把${CJK_PHRASE}(?:换成|改成|改为|替换成|替换为|换掉|迁移到)`, "u"),
   new RegExp(String.raw`(?:替换|取代|替代)(?:了)?(?:原来的|之前的|以前的)?${CJK_PHRASE}`, "u"),
   new RegExp(String.raw`(?:弃用|放弃|停用|废弃)(?:了)?${CJK_PHRASE}`, "u"),
-  new RegExp(String.raw`(?:原来|之前|以前|本来)(?:是|用|用的是|的)${CJK_PHRASE}[，,]?\s*(?:现在|目前|如今)`, "u"),
+  // The earlier value said first, then what happened to it: "原来是 A，现在 …", "之前用 A，去年就迁到了 …".
+  new RegExp(String.raw`(?:原来|之前|以前|本来|原先)(?:是|用|用的是|的)${CJK_PHRASE}[，,]?\s*(?:现在|目前|如今|[^，,。；;]{0,12}?(?:升级?|改|换|切换?|迁移?|调整?|降级?|转)(?:到|成|为|用))`, "u"),
   new RegExp(String.raw`${CJK_PHRASE}(?:已经|已)(?:被)?(?:换成|改成|改为|替换|取代|弃用|停用)`, "u"),
 ];
 
@@ -234,9 +240,9 @@ function slotTokens(text: string): Set<string> {
   return out;
 }
 
-/** Who said it is not what it is about: "Priya says: …", "Omar mentioned that …", "小王说：…". */
+/** Who said it is not what it is about: "Priya says: …", "Omar mentioned that …", "小王说：…", a nickname and a colon ("老孙：…"). */
 export function withoutSpeaker(text: string): string {
-  return text.replace(/^\s*(?:[A-Z][\p{L}'-]*(?:\s+[A-Z][\p{L}'-]*)?\s+(?:says|said|mentioned|noted|wrote)\s*(?:[:：]|that\b)?|[\u4e00-\u9fff]{1,4}(?:说|表示|提到)\s*[:：，,]?)\s*/u, "");
+  return text.replace(/^\s*(?:[A-Z][\p{L}'-]*(?:\s+[A-Z][\p{L}'-]*)?\s+(?:says|said|mentioned|noted|wrote)\s*(?:[:：]|that\b)?|[\u4e00-\u9fff]{1,4}(?:说|表示|提到)\s*[:：，,]?|[阿小老][\u4e00-\u9fff]\s*[:：])\s*/u, "");
 }
 
 export interface SlotMatch {
@@ -541,3 +547,55 @@ const WHEN_WORDS = new Set(
     .split(/\s+/)
     .flatMap((w) => contentTokens(w)),
 );
+
+/** A person's name: capitalised words in English, two or three characters or a nickname (阿/小/老 + one) in Chinese. */
+const PERSON_EN = String.raw`((?!(?:The|We|It|This|That|Our|They|He|She|I|You|Nobody|Someone|Everyone)\b)[A-Z][\p{Ll}'-]+(?:\s+[A-Z][\p{Ll}'-]+)?)`;
+const PERSON_ZH = String.raw`((?![我你他她它我们大家团队])[\u4e00-\u9fff]{2,3}?)`;
+
+/**
+ * The kinds of statement that say who is responsible for a thing, each capturing the thing and the person
+ * (group order: thing, person, or person, thing — see RESPONSIBLE). Examples, in no case file:
+ * "the release train is run by Dana", "Ilya took over the fraud rules", "结算模块以后归老钱管", "报表的对接人是陈晨".
+ */
+const RESPONSIBLE: Array<{ rule: RegExp; personFirst: boolean }> = [
+  { rule: new RegExp(String.raw`^(?:the\s+)?(.+?)\s+(?:is|are)\s+(?:now\s+|currently\s+|still\s+)?(?:owned|maintained|run|led|looked after|managed|handled)\s+by\s+${PERSON_EN}`, "u"), personFirst: false },
+  { rule: new RegExp(String.raw`^(?:the\s+)?(?:owner|maintainer|lead|point of contact|contact)\s+(?:of|for)\s+(?:the\s+)?(.+?)\s+is\s+(?:now\s+)?${PERSON_EN}`, "u"), personFirst: false },
+  { rule: new RegExp(String.raw`^(?:the\s+)?(.+?)['’]s\s+(?:owner|maintainer|lead)\s+is\s+(?:now\s+)?${PERSON_EN}`, "u"), personFirst: false },
+  { rule: new RegExp(String.raw`^${PERSON_EN}\s+(?:now\s+|still\s+|will\s+)?(?:owns|maintains|leads|is\s+responsible\s+for|is\s+in\s+charge\s+of|looks\s+after|(?:is|are)\s+taking\s+over|takes\s+over|took\s+over|has\s+taken\s+over|take\s+over)\s+(?:the\s+)?(.+?)(?=\s+(?:from|starting|as\s+of|since|until|for\s+now)\b|[.,;!]|$)`, "u"), personFirst: true },
+  { rule: new RegExp(String.raw`^([^，。,；;]+?)的?(?:负责人|对接人|维护人|主负责人|owner)(?:现在|以后|目前|已经)?(?:是|为|换成了?|改成了?|变成了?|改为)${PERSON_ZH}(?:[，。,；;！!了\s]|$)`, "u"), personFirst: false },
+  { rule: new RegExp(String.raw`^([^，。,；;]+?)(?:以后|现在|目前|今后|从[^，。]{1,6}起|开始)?(?:由|归)${PERSON_ZH}(?:来)?(?:负责|管|维护|跟进|对接|接手)`, "u"), personFirst: false },
+];
+
+/**
+ * Who is responsible for a thing is one slot: one person at a time, however it is said ("X is owned by A" /
+ * "B took over X", "X 的负责人是 A" / "X 以后归 B 管"). Null unless both say it of the same thing with two people.
+ */
+export function responsibilitySlot(newer: string, older: string): SlotMatch | null {
+  const a = responsibility(withoutSpeaker(newer));
+  const b = responsibility(withoutSpeaker(older));
+  if (!a || !b || a.person === b.person || !sameThing(a.thing, b.thing)) return null;
+  return { common: a.thing.filter((t) => b.thing.includes(t)), onlyNew: [a.person], onlyOld: [b.person] };
+}
+
+/** Both say who is responsible, for two different things: two slots, though the words differ in one place only. */
+export function responsibleForTwoThings(newer: string, older: string): boolean {
+  const a = responsibility(withoutSpeaker(newer));
+  const b = responsibility(withoutSpeaker(older));
+  return a !== null && b !== null && !sameThing(a.thing, b.thing);
+}
+
+function sameThing(a: string[], b: string[]): boolean {
+  const common = a.filter((t) => b.includes(t));
+  return common.length > 0 && common.length >= Math.max(a.length, b.length) * 0.6;
+}
+
+function responsibility(text: string): { thing: string[]; person: string } | null {
+  for (const { rule, personFirst } of RESPONSIBLE) {
+    const m = text.trim().match(rule);
+    if (!m) continue;
+    const [thing, person] = personFirst ? [m[2], m[1]] : [m[1], m[2]];
+    const tokens = contentTokens((thing ?? "").replace(/^(?:the|our)\s+/i, ""));
+    if (tokens.length > 0 && person) return { thing: tokens, person: person.toLowerCase() };
+  }
+  return null;
+}

@@ -1,5 +1,5 @@
 import type { EngineContext } from "../context.js";
-import { thresholdsOf } from "../context.js";
+import { embedOne, thresholdsOf } from "../context.js";
 import { searchText, type AuditEntry, type Layer, type MemoryRecord, type MemorySource, type MemoryType } from "../model/memory.js";
 import type { Hit } from "../ports.js";
 import { unreadable, type Thresholds } from "../model/profiles.js";
@@ -16,6 +16,7 @@ import { parseValidUntil } from "./validity.js";
 import type { WriteAction } from "../model/writeActions.js";
 import { replaceTargets, supersededByCaller } from "./replaces.js";
 import type { StagingStore } from "./stagedWrites.js";
+import { asSpoken, chatterLean, holdsLookupValue, namesSomeone } from "./chatter.js";
 
 /**
  * What the decide-and-commit step needs: the engine's context, with the scope's memories as a batch
@@ -108,6 +109,23 @@ export interface PreparedWrite {
   vector: Float32Array | null;
   /** See Candidate.clauses. */
   clauses?: Array<{ text: string; vector: Float32Array }>;
+  /** The extractor's statement read as chatter (write/chatter.ts): nothing is stored. */
+  chatter?: true;
+}
+
+/**
+ * Only what the extractor pulled out of a conversation is read for chatter: a caller who writes a memory
+ * means it. A statement holding a value is kept whatever its tone.
+ */
+async function isChatter(ctx: EngineContext, record: MemoryRecord, vector: Float32Array): Promise<boolean> {
+  const lean = thresholdsOf(ctx).chatterLean;
+  const content = record.content;
+  // Something that happened, or a sentence that names someone or something, is a record of a life however
+  // light its tone: "went bouldering with Priya on Sunday" answers a later question.
+  if (record.source !== "extractor" || lean === undefined || !ctx.config.write.chatterByModel || record.type === "event" || holdsLookupValue(content) || namesSomeone(content)) return false;
+  if ((await chatterLean(ctx.embedder, ctx.model.id, vector)) > lean) return true;
+  const spoken = asSpoken(content);
+  return spoken !== null && (await chatterLean(ctx.embedder, ctx.model.id, await embedOne(ctx, spoken))) > lean;
 }
 
 /** Clauses worth embedding on their own: those of a message of several that announces a change (at most four, each saying something). */
@@ -132,6 +150,7 @@ export async function prepareWrite(ctx: EngineContext, req: WriteRequest, embedd
   const vectors = await ctx.embedder.embed(reuse ? clauses : [text, ...clauses]);
   const vector = reuse ? embedded.vector : vectors.shift();
   if (!vector) throw new Error("embedder returned no vector");
+  if (await isChatter(ctx, record, vector)) return { req, verdict, now, record: null, vector: null, chatter: true };
   return { req, verdict, now, record, vector, ...(clauses.length > 0 ? { clauses: clauses.map((c, i) => ({ text: c, vector: vectors[i] as Float32Array })) } : {}) };
 }
 
@@ -153,6 +172,7 @@ export async function writeMemory(ctx: EngineContext, req: WriteRequest): Promis
 
 async function decideWrite(ctx: WriteContext, prepared: PreparedWrite, replaced: MemoryRecord[]): Promise<Decision> {
   const { req, verdict, now, record, vector } = prepared;
+  if (prepared.chatter) return { id: null, action: "skipped", reason: "read as chatter: nearer small talk than anything worth keeping", flagged: false, supersedes: [], conflictsWith: [], memory: null };
   if (verdict.kind === "secret" || record === null || vector === null) {
     await audit(ctx, "refuse", req.scope, [], req.sourceTurns ?? [], verdict.reason);
     return { id: null, action: "skipped", reason: verdict.reason, flagged: true, supersedes: [], conflictsWith: [], memory: null };

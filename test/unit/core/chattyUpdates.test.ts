@@ -168,3 +168,15 @@ describe("a fact about someone else does not answer a question about the speaker
     assert.ok(named.memories.some((m) => /Ines/.test(m.content)), "a first-person question that names her by name finds her");
   });
 });
+
+describe("a staged release reaching a share is where the rollout stands", () => {
+  it("is a status report in either language", () => {
+    assert.equal(classifyType("Android 5.2 is rolled out to 20% of users, no new crashes."), "task_state");
+    assert.equal(classifyType("新版小程序放量到 50% 了"), "task_state");
+    assert.equal(classifyType("新版小程序已经全量了"), "task_state");
+  });
+  it("a share that is a metric is not", () => {
+    assert.notEqual(classifyType("CPU usage on the build box went up to 90%."), "task_state");
+    assert.notEqual(classifyType("首页转化率涨到 12% 了"), "task_state");
+  });
+});

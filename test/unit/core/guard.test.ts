@@ -15,6 +15,7 @@ describe("guard: secrets", () => {
     ["aws", "export AWS_SECRET_ACCESS_KEY=Jh7Gf6Ds5Aq4Wz3Xc2Vb1Nm0LkPoIuYtReWq9Ed8"],
     ["private key block", "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA7x\n-----END RSA PRIVATE KEY-----"],
     ["connection", "Connect with postgres://admin:s3cretpw@db.example.com:5432/app please."],
+    ["connection", "prod DSN: mysql://shop_rw:Password77x@10.0.4.2:3306/shop"],
     // a value given for a credential word, in any language, digits or not
     ["password", "The password is hunter2! for the staging box."],
     ["password", "The wifi passphrase for the office is purplemonkeydishwasher"],
@@ -56,6 +57,11 @@ describe("guard: secrets", () => {
   }
 
   const fine = [
+    // A sample address before a local copy is no destination: nothing leaves the machine.
+    "setup doc: the sample DSN is mysql://ROOT:PASSWORD@127.0.0.1:3306/shop; copy config.sample to .env before the first run",
+    // A credential word inside a URL's user part is judged with the URL: a template's stand-ins are no password.
+    "the README's sample DSN is mysql://ROOT:PASSWORD@127.0.0.1:3306/shop, swap in your own",
+    "连接串模板：redis://default:password@cache:6379/0，部署时替换",
     "The password is stored in Vault",
     "Credentials are read from AWS Secrets Manager",
     "Rotate the API key every 90 days.",

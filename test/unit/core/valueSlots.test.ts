@@ -351,3 +351,49 @@ describe("an item number before a count in Chinese", () => {
     assert.equal(progressFrame("第四章 15 关全部做完了")?.total, "15", "关 counts levels");
   });
 });
+
+describe("a value removed in so many words is the value replaced", () => {
+  it("a removal verb names its object as the old value (dropped, ripped out, got rid of the old …)", () => {
+    assert.ok(replacesNamedValue("The parser is hand-written now; we ripped out ANTLR.", "The query parser is generated with ANTLR 4."));
+    assert.ok(replacesNamedValue("We're getting rid of Pipenv: dependencies go through uv from this release.", "Python dependencies are managed with Pipenv."));
+    assert.ok(replacesNamedValue("Last week we moved the wiki to Outline and deleted the old Confluence space.", "Team docs live in Confluence."));
+    assert.ok(replacesNamedValue("We dropped support for Node 16, the CLI needs Node 18 now.", "The CLI supports Node 16 and later."));
+  });
+  it("removing something the memory does not hold names nothing", () => {
+    assert.equal(replacesNamedValue("We ripped out the feature flags for checkout.", "The query parser is generated with ANTLR 4."), false);
+  });
+  it("'scratch' or 'strike' before a value opens a correction that rejects it", () => {
+    assert.deepEqual(oldValues("strike the 40 GB: the archive volume is 60 GB after the resize."), [["40", "gb"]]);
+    assert.ok(replacesNamedValue("scratch the Thursday slot, the retro is on Friday afternoons now.", "The retro is on Thursday afternoons."));
+  });
+  it("之前是 A，后面一个改动的动词：A 是旧值", () => {
+    assert.ok(replacesNamedValue("以前是 Python 3.9，这个月已经统一升到 3.12 了。", "数据脚本跑在 Python 3.9 上。"));
+    assert.ok(replacesNamedValue("原来用的是 Jenkins，去年底全部迁到了 GitLab CI。", "构建流水线用 Jenkins。"));
+  });
+});
+
+describe("a new value named before the old one ('B instead of A')", () => {
+  it("is still the new value: a memory that holds only the thing's name is replaced", () => {
+    assert.ok(replacesNamedValue("Ship logs with Vector instead of the Fluentd sidecar on every node.", "Node logs are shipped by a Fluentd sidecar on every node."));
+    assert.ok(replacesNamedValue("夜间备份写到 MinIO，而不是原来的 NAS。", "夜间备份写到 NAS。"));
+    assert.ok(replacesNamedValue("Run the nightly ETL on Dagster instead of Airflow for every DAG.", "The nightly ETL runs on Airflow, one DAG per source."));
+  });
+});
+
+describe("who is responsible for a thing is one slot, however it is said", () => {
+  it("a new person for the same thing replaces the old one", () => {
+    assert.equal(relation("The billing dashboard is owned by Marta.", "fact", "Kofi is taking over the billing dashboard from next sprint.", "fact", 0.9)?.kind, "supersedes");
+    assert.equal(relation("发票服务的负责人是王磊。", "fact", "发票服务以后归小周管。", "fact", 0.9)?.kind, "supersedes");
+    assert.equal(relation("发票服务由王磊维护。", "fact", "发票服务的对接人改成了小周。", "fact", 0.9)?.kind, "supersedes");
+  });
+  it("one person responsible for two things, or two attributes, are two slots", () => {
+    assert.equal(relation("Marta owns the billing dashboard.", "fact", "Marta owns the search indexer.", "fact", 0.9), null);
+    assert.equal(relation("发票服务的负责人是王磊。", "fact", "报销服务的负责人是王磊。", "fact", 0.9), null);
+  });
+});
+
+describe("a nickname and a colon say who spoke", () => {
+  it("two people giving two values for one attribute, seconds apart, are a reported conflict", () => {
+    assert.equal(relation("阿峰：日志系统用 Loki。", "fact", "小蔡：日志系统用 ELK。", "fact", 0.93, 30_000)?.kind, "conflict");
+  });
+});
