@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { resolveConfig, type EngineConfig, type EngineConfigInput } from "./config.js";
-import { silentLogger, type EngineContext } from "./context.js";
+import { silentLogger, thresholdsOf, type EngineContext } from "./context.js";
+import { warmChatter } from "./write/chatter.js";
 import { HindsightError } from "./errors.js";
 import { approveProposal, fileProposal, finishInterruptedCompressions, proposeCompressions, rejectProposal, rollbackProposal, type SummarizeResult } from "./compress/compress.js";
 import { selectForSummary } from "./compress/select.js";
@@ -157,6 +158,7 @@ export class MemoryEngine implements MemoryApi {
       symmetric: new VectorCache(this.deps.embedder, "query"),
     };
     const logger = this.state.ctx.logger;
+    if (this.state.config.write.chatterByModel && thresholdsOf(this.state.ctx).chatterLean !== undefined) warmChatter(this.deps.embedder, model.id);
     const finished = await finishInterruptedCompressions(this.state.ctx);
     if (finished > 0) logger.warn("finished compression decisions a crash had interrupted", { count: finished });
     this.state.access = new AccessTracker(this.deps.store, (err) => logger.warn("could not record memory access counts", { error: String(err) }));

@@ -187,7 +187,19 @@ describe("integration: judgement on the real store and the multilingual model", 
     }
     const leftOver = (await engine.list({})).map((m) => m.content);
     assert.ok(leftOver.length <= 2, `chatter kept: ${leftOver.join(" | ")}`);
-    const kept = ["The user can't eat gluten.", "用户开会时不喜欢开摄像头。", "ugh, finally got the runner onto Node 22 lol", "I'm left-handed, so put the mouse settings on the other side.", "我们组周五下午不发版。"];
+    // Short standing facts about a person sit nearest the moment's remarks: each must stay.
+    const kept = [
+      "The user can't eat gluten.",
+      "用户开会时不喜欢开摄像头。",
+      "ugh, finally got the runner onto Node 22 lol",
+      "I'm left-handed, so put the mouse settings on the other side.",
+      "我们组周五下午不发版。",
+      "我对咖啡因过敏。",
+      "我喜欢喝美式。",
+      "I'm afraid of flying.",
+      "My partner is a nurse.",
+      "我的狗叫豆豆。",
+    ];
     for (const user of kept) {
       await engine.ingest({ user });
       later(0.1);

@@ -19,6 +19,11 @@ function examplesFor(embedder: Embedder, modelId: string): Promise<{ chatter: Fl
   return found;
 }
 
+/** Embed the examples ahead of the first conversation turn, so it does not wait for them; a failure is tried again then. */
+export function warmChatter(embedder: Embedder, modelId: string): void {
+  examplesFor(embedder, modelId).catch(() => undefined);
+}
+
 function nearest(v: Float32Array, examples: Float32Array[]): number {
   const top = examples.map((e) => cosine(v, e)).sort((a, b) => b - a).slice(0, NEIGHBOURS);
   return top.reduce((a, x) => a + x, 0) / Math.max(1, top.length);

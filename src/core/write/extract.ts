@@ -56,6 +56,9 @@ export const DROP_RULES: Array<{ name: string; test: (s: string, t: RuleThreshol
       /^(太|非常|真是?|十分|万分)(感谢|谢谢)|^你(真是|真|太)(帮了?[大不少]?忙|厉害|棒)|^(?:今天|这次|这回|又|真是?|你)*帮了(?:我|用户|我们)?(?:[大不少]忙|很多)[了啊呀！!。～~\s]*$|^(you'?re|you are) (a )?(lifesaver|life saver|legend|star|genius)\b/i.test(s) ||
       // Praise for the help said as what it did for the speaker: "u saved my afternoon", "you made my week", "you rock".
       /^\W*(?:you|u|ya)\s+(?:(?:just|totally|really)\s+)?(?:saved|made)\s+(?:my|the\s+user'?s|our)\s+(?:day|life|week|weekend|morning|afternoon|evening|night|bacon|skin)\b[^.]{0,20}$|^\W*(?:you|u)\s+(?:rock|rule)\b/i.test(s) ||
+      // Thanks for help given at a time, and nothing to look up: "ta for last night, absolute hero", "多谢你上午帮我看".
+      (/^(?:thanks|thank you|thx|ty|cheers|many thanks|ta)\s+(?:[a-z]+\s+){0,2}?for\s+(?:yesterday|today|earlier|this\s+(?:morning|afternoon|evening)|last\s+(?:night|week)|tonight|the\s+other\s+day|before|that)\b/i.test(s) && !carriesHardValue(s)) ||
+      (/^(?:谢谢|多谢|感谢)(?:你|您|大家)?(?:昨天|今天|刚才|上午|下午|早上|晚上|前天|上次)/.test(s) && !carriesHardValue(s)) ||
       // Thanks for the help itself, with praise after it and nothing to look up: "thanks heaps for walking me through it, legend".
       (/^(?:thanks|thank you|thx|ty|cheers|many thanks)\s+(?:[a-z]+\s+){0,2}?for\s+(?:the|your|all\s+(?:the|your))\s+(?:help|support|input|patience|time|answers?|tips?|explanations?|advice|hand)\b/i.test(s) &&
         !carriesValue(s) &&

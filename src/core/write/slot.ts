@@ -182,7 +182,16 @@ export function holdsValue(tokens: Set<string>, value: string[]): boolean {
   if (value.every((t) => tokens.has(t))) return true;
   // A number is the same number with a leading zero: a date written "3月14号" is held by "2026-03-14", "9/7" by "09/07".
   const numbers = new Set([...tokens].filter((t) => /^\d+$/.test(t)).map(Number));
-  return value.every((t) => tokens.has(t) || (/^\d+$/.test(t) && numbers.has(Number(t))));
+  return value.every((t) => tokens.has(t) || (/^\d+$/.test(t) && numbers.has(Number(t))) || isTailOfHeld(t, tokens));
+}
+
+/**
+ * A part number is often named by its distinctive tail: "the F411" for an STM32F411, "the 4090" for an RTX4090.
+ * The tail must be model-like (four characters or more, digits in it) and the whole code one word.
+ */
+function isTailOfHeld(value: string, tokens: Set<string>): boolean {
+  if (value.length < 4 || !/\d/.test(value) || !/^[a-z0-9]+$/.test(value)) return false;
+  return [...tokens].some((t) => t.length >= value.length + 2 && t.endsWith(value) && /^[a-z0-9]+$/.test(t) && /[a-z]/.test(t.slice(0, -value.length)));
 }
 
 /**

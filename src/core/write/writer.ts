@@ -113,16 +113,21 @@ export interface PreparedWrite {
   chatter?: true;
 }
 
+/** Kinds of statement that are never chatter, whatever their tone. */
+const KEPT_KINDS: ReadonlySet<MemoryType> = new Set(["event", "preference", "constraint"]);
+
 /**
  * Only what the extractor pulled out of a conversation is read for chatter: a caller who writes a memory
  * means it. A statement holding a value is kept whatever its tone.
  */
-async function isChatter(ctx: EngineContext, record: MemoryRecord, vector: Float32Array): Promise<boolean> {
+async function isChatter(ctx: EngineContext, record: MemoryRecord, vector: Float32Array, speaker: string | null | undefined): Promise<boolean> {
   const lean = thresholdsOf(ctx).chatterLean;
   const content = record.content;
-  // Something that happened, or a sentence that names someone or something, is a record of a life however
-  // light its tone: "went bouldering with Priya on Sunday" answers a later question.
-  if (record.source !== "extractor" || lean === undefined || !ctx.config.write.chatterByModel || record.type === "event" || holdsLookupValue(content) || namesSomeone(content)) return false;
+  // Something that happened, a liking or a rule, or a sentence that names someone (the named speaker too, whose
+  // name the extractor put for "I") is a record of a life however light its tone: "went bouldering with Priya
+  // on Sunday", "Dev loves the new studio" answer a later question.
+  if (record.source !== "extractor" || lean === undefined || !ctx.config.write.chatterByModel || KEPT_KINDS.has(record.type)) return false;
+  if (holdsLookupValue(content) || namesSomeone(content) || (speaker && content.includes(speaker))) return false;
   if ((await chatterLean(ctx.embedder, ctx.model.id, vector)) > lean) return true;
   const spoken = asSpoken(content);
   return spoken !== null && (await chatterLean(ctx.embedder, ctx.model.id, await embedOne(ctx, spoken))) > lean;
@@ -150,7 +155,7 @@ export async function prepareWrite(ctx: EngineContext, req: WriteRequest, embedd
   const vectors = await ctx.embedder.embed(reuse ? clauses : [text, ...clauses]);
   const vector = reuse ? embedded.vector : vectors.shift();
   if (!vector) throw new Error("embedder returned no vector");
-  if (await isChatter(ctx, record, vector)) return { req, verdict, now, record: null, vector: null, chatter: true };
+  if (await isChatter(ctx, record, vector, req.speaker)) return { req, verdict, now, record: null, vector: null, chatter: true };
   return { req, verdict, now, record, vector, ...(clauses.length > 0 ? { clauses: clauses.map((c, i) => ({ text: c, vector: vectors[i] as Float32Array })) } : {}) };
 }
 

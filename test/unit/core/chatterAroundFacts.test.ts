@@ -143,3 +143,14 @@ describe("the day of the week and slacking off", () => {
     assert.equal(extractRules("周五了，记得下午四点前把周报发给财务", opts).length, 1);
   });
 });
+
+describe("thanks for help given at a time", () => {
+  for (const text of ["cheers for earlier, you're a star", "Thank you for this morning, proper lifesaver", "谢谢你昨天帮忙，救了我一命"]) {
+    it(`keeps nothing of: ${text}`, () => {
+      assert.deepEqual(extractRules(text, opts), [], JSON.stringify(extractRules(text, opts)));
+    });
+  }
+  it("a value in it is kept", () => {
+    assert.equal(extractRules("thanks for yesterday's tip: the proxy listens on 8443", opts).length, 1);
+  });
+});

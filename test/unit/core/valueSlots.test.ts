@@ -397,3 +397,13 @@ describe("a nickname and a colon say who spoke", () => {
     assert.equal(relation("阿峰：日志系统用 Loki。", "fact", "小蔡：日志系统用 ELK。", "fact", 0.93, 30_000)?.kind, "conflict");
   });
 });
+
+describe("a part number named by its distinctive tail", () => {
+  it("'the G071' names the STM32G071 a memory holds", () => {
+    assert.ok(replacesNamedValue("We ditched the G071, rev D moves to an RP2040.", "The sensor board uses an STM32G071 MCU."));
+    assert.ok(replacesNamedValue("不再用 3080 了，训练机换成了 A100。", "训练机用的是 RTX3080 显卡。"));
+  });
+  it("a short number or a plain word is no tail", () => {
+    assert.equal(replacesNamedValue("We ditched the 71, rev D moves to an RP2040.", "The sensor board uses an STM32G071 MCU."), false);
+  });
+});
