@@ -44,6 +44,13 @@ describe("integration: judgement on the real store and the multilingual model", 
   });
 
   const later = (hours: number) => clock.set(clock.now() + hours * HOUR);
+  /** Each line as its own conversation turn, six minutes apart. */
+  const tell = async (lines: string[]): Promise<void> => {
+    for (const user of lines) {
+      await engine.ingest({ user });
+      later(0.1);
+    }
+  };
 
   it("one subject, several attributes: every fact stays", async () => {
     const facts = [
@@ -181,10 +188,7 @@ describe("integration: judgement on the real store and the multilingual model", 
       "困死了，昨晚追剧到三点",
       "woohoo it compiles!!",
     ];
-    for (const user of chatter) {
-      await engine.ingest({ user });
-      later(0.1);
-    }
+    await tell(chatter);
     const leftOver = (await engine.list({})).map((m) => m.content);
     assert.ok(leftOver.length <= 2, `chatter kept: ${leftOver.join(" | ")}`);
     // Short standing facts about a person sit nearest the moment's remarks: each must stay.
@@ -200,10 +204,7 @@ describe("integration: judgement on the real store and the multilingual model", 
       "My partner is a nurse.",
       "我的狗叫豆豆。",
     ];
-    for (const user of kept) {
-      await engine.ingest({ user });
-      later(0.1);
-    }
+    await tell(kept);
     assert.equal((await engine.list({})).length, leftOver.length + kept.length, "a fact was read as chatter");
     // A caller who writes a memory means it: the model's reading is only for what the extractor pulls out of talk.
     const r = await engine.write({ content: "my calves are still wrecked from saturday's ride" });

@@ -6,7 +6,7 @@ import { contentTokenSet, diceOf, lexicalSimilarity, tokenDifference } from "../
 import { chineseNumeral, withDigits } from "../text/numerals.js";
 import { cosine } from "../text/vector.js";
 import { isGenericSubject } from "./classify.js";
-import { announcesChange, isAdditive, correctsEarlier, holdsValue, keysDiffer, subjectNamesSlot, numberedAttribute, oldValues, progressFrame, responsibleForTwoThings, responsibilitySlot, sameLeadingThing, sameSlot, taskLabel, valueReplacedByPhrase, valueTokens, versionedSlot, versionsOfTwoThings } from "./slot.js";
+import { announcesChange, isAdditive, correctsEarlier, holdsValue, keysDiffer, subjectNamesSlot, numberedAttribute, oldValues, progressFrame, responsibilityReading, sameLeadingThing, sameSlot, taskLabel, valueReplacedByPhrase, valueTokens, versionedSlot, versionsOfTwoThings } from "./slot.js";
 
 export interface Candidate {
   content: string;
@@ -325,7 +325,8 @@ export function relate(candidate: Candidate, existing: MemoryRecord, existingVec
     return { kind: "supersedes", existing, reason: "names the value it replaces", namedValue: true };
   }
   if (!changed) return null;
-  if (versionsOfTwoThings(candidate.content, existing.content) || responsibleForTwoThings(candidate.content, existing.content)) return null;
+  const responsible = responsibilityReading(candidate.content, existing.content);
+  if (responsible === "two things" || versionsOfTwoThings(candidate.content, existing.content)) return null;
   if (!sameType) {
     // A change announced in so many words ("switched", "换成") crosses a classifier's type guess; nothing else does.
     const announced = announcesChange(candidate.content) && !isAdditive(candidate.content) && sharesAttribute(candidate.content, existing.content, thingOf(candidate, existing));
@@ -343,7 +344,7 @@ export function relate(candidate: Candidate, existing: MemoryRecord, existingVec
 
   // A version is a value of the name it follows; a status line's number is more often an item of a series ("sprint 14").
   const versioned = !bothTasks && (lexical || sim >= t.namedValueTopic) ? versionedSlot(candidate.content, existing.content) : null;
-  const slot = sameSlot(candidate.content, existing.content) ?? numberedAttribute(candidate.content, existing.content) ?? versioned ?? responsibilitySlot(candidate.content, existing.content) ?? (subjectsSpecific && subjectNamesSlot(existing.subject) ? { common: [existing.subject] } : null);
+  const slot = sameSlot(candidate.content, existing.content) ?? numberedAttribute(candidate.content, existing.content) ?? versioned ?? responsible ?? (subjectsSpecific && subjectNamesSlot(existing.subject) ? { common: [existing.subject] } : null);
   const restatement = sim >= (lexical ? w.restatementSimilarityLexical : t.restatementSimilarity);
   // Two close statements with different values said within the tie window: maybe one slot, maybe two
   // attributes — too close to call, so both stay and the conflict is reported ("when unsure, keep both and say so").

@@ -577,20 +577,15 @@ const RESPONSIBLE: Array<{ rule: RegExp; personFirst: boolean }> = [
 
 /**
  * Who is responsible for a thing is one slot: one person at a time, however it is said ("X is owned by A" /
- * "B took over X", "X 的负责人是 A" / "X 以后归 B 管"). Null unless both say it of the same thing with two people.
+ * "B took over X", "X 的负责人是 A" / "X 以后归 B 管"): a slot when both say it of the same thing with two
+ * people, "two things" when both say it of different things, else null. Each side is parsed once.
  */
-export function responsibilitySlot(newer: string, older: string): SlotMatch | null {
+export function responsibilityReading(newer: string, older: string): SlotMatch | "two things" | null {
   const a = responsibility(withoutSpeaker(newer));
   const b = responsibility(withoutSpeaker(older));
-  if (!a || !b || a.person === b.person || !sameThing(a.thing, b.thing)) return null;
-  return { common: a.thing.filter((t) => b.thing.includes(t)), onlyNew: [a.person], onlyOld: [b.person] };
-}
-
-/** Both say who is responsible, for two different things: two slots, though the words differ in one place only. */
-export function responsibleForTwoThings(newer: string, older: string): boolean {
-  const a = responsibility(withoutSpeaker(newer));
-  const b = responsibility(withoutSpeaker(older));
-  return a !== null && b !== null && !sameThing(a.thing, b.thing);
+  if (!a || !b) return null;
+  if (!sameThing(a.thing, b.thing)) return "two things";
+  return a.person === b.person ? null : { common: a.thing.filter((t) => b.thing.includes(t)), onlyNew: [a.person], onlyOld: [b.person] };
 }
 
 function sameThing(a: string[], b: string[]): boolean {
