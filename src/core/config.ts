@@ -64,6 +64,11 @@ export const EngineConfigSchema = z.object({
       answerKindBonus: weight(0.05),
       /** A query that finds a replaced memory is led to the active memory that replaced it (recall/lineage.ts). */
       followReplacements: z.boolean().default(true),
+      /**
+       * A question that asks two things at once ("… for X and for Y", "… and who …", "A 和 B 分别…") is also
+       * asked part by part, each part's best answer leading (recall/questionParts.ts).
+       */
+      splitQuestions: z.boolean().default(true),
       /** With a session id, up to this many of the session's working-memory (L1) items come first. */
       workingMemoryItems: z.number().int().min(0).max(20).default(3),
     })

@@ -18,6 +18,13 @@ export interface TransformersEmbedderOptions {
   cacheDir?: string;
   /** ONNX weights variant; "q8" is the int8 model_quantized.onnx. */
   dtype?: "q8" | "fp32" | "fp16" | "q4";
+  /**
+   * Texts per inference. Default 1: the int8 models quantize activations per tensor, over the whole
+   * batch, so a text's vector moved with whatever it was embedded beside (cosine 0.997 to itself
+   * alone, E5-small) — a memory's vector, and every threshold read on it, depended on timing. One at
+   * a time costs ~1.7× on bulk embedding (64 sentences: 610 ms against 357 ms batched), nothing on a
+   * query.
+   */
   batchSize?: number;
   /**
    * ONNX intra-op threads. Default: two where there are two cores. A query embedding is most of a
@@ -53,7 +60,7 @@ export class TransformersEmbedder implements Embedder {
     const profile = profileFor(this.modelId);
     const prefix = kind === "query" ? profile.queryPrefix : profile.passagePrefix;
     const texts = prefix === "" ? input : input.map((t) => prefix + t);
-    const batch = this.options.batchSize ?? 32;
+    const batch = this.options.batchSize ?? 1;
     const run = async () => {
       const out: Float32Array[] = [];
       for (let i = 0; i < texts.length; i += batch) {

@@ -84,6 +84,19 @@ describe("integration: real embedder + LanceStore", function () {
       assert.ok(related > unrelated + 0.05, `related ${related.toFixed(3)} vs unrelated ${unrelated.toFixed(3)}`);
     });
 
+    it("a text's vector does not depend on what it is embedded beside", async () => {
+      const text = "The invoice exporter retries three times before paging.";
+      const [alone] = await embedder.embed([text]);
+      const [first] = await embedder.embed([text, "a much longer neighbour in the same call, about the canteen menu and the weather on the coast this weekend"]);
+      const [, second] = await embedder.embed(["短句", text]);
+      assert.deepEqual([...first!], [...alone!]);
+      assert.deepEqual([...second!], [...alone!]);
+      // Batched, the int8 model's per-tensor activation scale mixes the texts: the test above would fail.
+      const batched = new TransformersEmbedder({ modelDir: MODEL_DIR, modelId: MODEL_ID, allowDownload: false, batchSize: 8 });
+      const [mixed] = await batched.embed([text, "a much longer neighbour in the same call, about the canteen menu and the weather on the coast this weekend"]);
+      assert.ok(cosine(mixed!, alone!) < 0.99999, "batching changes the vector: single-text inference is what makes it stable");
+    });
+
     it("a model folder without the model fails with MODEL_UNAVAILABLE naming HINDSIGHT_MODEL_DIR", async () => {
       await withTempDir(async (empty) => {
         const missing = new TransformersEmbedder({ modelDir: empty, allowDownload: false });

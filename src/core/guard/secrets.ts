@@ -54,8 +54,17 @@ function loadSecretlint(): Promise<Lint> {
   return linter;
 }
 
+/**
+ * A connection string whose password is a stand-in is a template, not a credential: secretlint's rule
+ * reads the shape only ("mysql://${DB_USER}:${DB_PASS}@db:3306/app", "amqp://guest:<pass>@mq:5672").
+ */
 async function secretlintSpans(text: string): Promise<SecretSpan[]> {
-  return (await loadSecretlint())(text);
+  return (await loadSecretlint())(text).then((spans) =>
+    spans.filter((s) => {
+      const auth = /^[a-z][a-z0-9+.-]*:\/\/([^\s/@:]*):([^\s/@]+)@/i.exec(text.slice(s.start, s.end));
+      return !auth || !isPlaceholder(auth[2] as string);
+    }),
+  );
 }
 
 /** "@secretlint/secretlint-rule-aws" + "AWSSecretAccessKey" → "aws secret access key". */
@@ -419,7 +428,8 @@ function tokenShapes(text: string, urls: Array<{ start: number; end: number }>):
 }
 
 function urlSpans(text: string): Array<{ start: number; end: number; url: string }> {
-  return [...text.matchAll(/\b[a-z][a-z0-9+.-]*:\/\/[^\s<>"'`，。；）)\]]+/gi)].map((m) => ({ start: m.index, end: m.index + m[0].length, url: m[0] }));
+  // A bracketed stand-in is part of a template URL ("mongodb://<user>:<pass>@host"); a lone bracket ends it.
+  return [...text.matchAll(/\b[a-z][a-z0-9+.-]*:\/\/(?:<[^\s<>]*>|[^\s<>"'`，。；）)\]])+/gi)].map((m) => ({ start: m.index, end: m.index + m[0].length, url: m[0] }));
 }
 
 /**

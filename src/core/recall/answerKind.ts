@@ -34,9 +34,9 @@ export function askedKind(question: string): AnswerKind | null {
   return null;
 }
 
-// A place held: a name after a preposition of place, a noun of place after one, a path; in Chinese a verb of
+// A place held: a name after a preposition of place (a move "onto" a platform ends somewhere), a noun of place after one, a path; in Chinese a verb of
 // being somewhere and a word that ends in a suffix of place ("部署在杭州机房", "放在三楼储物间").
-const EN_PLACE_HELD = /\b(?:in|at|inside|near|under)\s+(?:the\s+|our\s+|an?\s+)?(?:(?!(?:January|February|March|April|May|June|July|August|September|October|November|December|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|Q[1-4])\b)[A-Z][\w-]*|[a-z]+(?:-[a-z0-9]+)*-\d+[a-z]?|(?:[\w-]+\s+)?(?:room|floor|building|office|warehouse|region|zone|data\s*cent(?:er|re)|datacenter|rack|shelf|drawer|cabinet|city|street|road|avenue|campus|site|bucket|folder|directory|basement|garage|attic|kitchen|server))\b|\b(?:hosted|deployed|stored|located|lives?|kept|runs?)\s+(?:on|in|at)\b|(?:^|\s)(?:~|\.{0,2})\/[\w.-]+/;
+const EN_PLACE_HELD = /\b(?:in|at|inside|near|under|onto)\s+(?:the\s+|our\s+|an?\s+)?(?:(?!(?:January|February|March|April|May|June|July|August|September|October|November|December|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|Q[1-4])\b)[A-Z][\w-]*|[a-z]+(?:-[a-z0-9]+)*-\d+[a-z]?|(?:[\w-]+\s+)?(?:room|floor|building|office|warehouse|region|zone|data\s*cent(?:er|re)|datacenter|rack|shelf|drawer|cabinet|city|street|road|avenue|campus|site|bucket|folder|directory|basement|garage|attic|kitchen|server))\b|\b(?:hosted|deployed|stored|located|lives?|kept|runs?)\s+(?:on|in|at)\b|(?:^|\s)(?:~|\.{0,2})\/[\w.-]+/;
 const ZH_PLACE_HELD = /(?:在|于|到|位于|放|存|搬|挪|部署)[^，。,；;]{0,10}?(?:市|省|区|县|镇|村|路|街|巷|号|楼|层|室|机房|园区|中心|仓|港|站|店|柜|架|目录|文件夹|桶|厨房|车库|地下室)/;
 // A clock time or a date is no amount: "closes at 18:00", "due 26/09".
 const CLOCK_OR_DATE = /\b\d{1,2}:\d{2}(?::\d{2})?\b|\b\d{4}-\d{1,2}-\d{1,2}\b|\b\d{1,2}\/\d{1,2}(?:\/\d{2,4})?\b/g;

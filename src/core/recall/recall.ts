@@ -1,6 +1,5 @@
 import type { EngineContext } from "../context.js";
 import { stillHeld } from "../model/lastKnown.js";
-import { isAdditive } from "../write/slot.js";
 import { embedOne, thresholdsOf } from "../context.js";
 import type { RecallParams } from "../model/inputs.js";
 import { searchText, type MemoryRecord, type TurnRecord } from "../model/memory.js";
@@ -12,11 +11,12 @@ import { firstUnflagged } from "../guard/index.js";
 import { turnIsNoise } from "../write/extract.js";
 import { turnText } from "../model/turnText.js";
 import { clamp01, cosine } from "../text/vector.js";
-import { isMostlyCjk } from "../text/cjk.js";
+import { writtenInCjk } from "../text/cjk.js";
 import type { AccessTracker } from "./access.js";
 import { formatRecall } from "./format.js";
 import { distinctBest, fuseRelevance, mayReadSymmetric, queryFeatures, type QueryFeatures, type RelevanceParts } from "./relevance.js";
 import { focusedQuery, refocus } from "./focus.js";
+import { questionParts } from "./questionParts.js";
 import { currentHolders } from "./lineage.js";
 import { favourAnswerKind } from "./answerKind.js";
 import { askedTime, closeness, saidAround } from "./temporal.js";
@@ -67,13 +67,54 @@ function byStatus<T extends { status: string }>(hits: Array<Hit<T>>, active: num
   return [current, replaced];
 }
 
-/** `onReach` hears what could change the answer later (reach.ts): a shared cache keeps it until something does. */
+/**
+ * `onReach` hears what could change the answer later (reach.ts): a shared cache keeps it until something does.
+ * A question that asks two things at once (questionParts.ts) is asked whole and part by part: each part's
+ * best answer leads, then the whole question's list, then the parts' others, k in all.
+ */
 export async function recallMemories(
   ctx: EngineContext,
   params: RecallParams,
   scope: string,
   access: AccessTracker,
   onReach?: (reach: RecallReach) => void,
+): Promise<RecallResult> {
+  const parts = ctx.config.recall.splitQuestions ? questionParts(params.query) : [];
+  if (parts.length < 2) return recallQuestion(ctx, params, scope, access, onReach, true);
+  const whole = await recallQuestion(ctx, params, scope, access, undefined, false);
+  const each: RecallResult[] = [];
+  for (const part of parts) each.push(await recallQuestion(ctx, { ...params, query: part }, scope, access, undefined, false));
+  const answered = each.filter((r) => !r.usedFallback && r.memories.length > 0);
+  // Several query vectors cannot be told to the cache's reach test: any change may change the answer.
+  onReach?.({ open: true, ids: [], terms: [], vector: null, minCos: 1 });
+  if (answered.length === 0 || whole.usedFallback) {
+    if (!whole.usedFallback && whole.memories.length > 0) access.touch(whole.memories.map((m) => m.id), ctx.clock.now());
+    return whole;
+  }
+  const k = params.k ?? ctx.config.recall.defaultK;
+  const seen = new Set<string>();
+  const memories: RecalledMemory[] = [];
+  const take = (m: RecalledMemory | undefined): void => {
+    if (m && !seen.has(m.id) && memories.length < k) {
+      seen.add(m.id);
+      memories.push(m);
+    }
+  };
+  [...answered.map((r) => r.memories[0])].sort((a, b) => (b?.score ?? 0) - (a?.score ?? 0)).forEach(take);
+  if (!whole.usedFallback) whole.memories.forEach(take);
+  answered.flatMap((r) => r.memories.slice(1)).sort((a, b) => b.score - a.score).forEach(take);
+  const conflicts = [...new Map([whole, ...answered].flatMap((r) => r.conflicts).map((c) => [c.ids.join(" "), c])).values()].filter((c) => c.ids.every((id) => seen.has(id)));
+  access.touch(memories.map((m) => m.id), ctx.clock.now());
+  return { query: params.query, scope, memories, conflicts, usedFallback: false, text: formatRecall(memories, conflicts, false) };
+}
+
+async function recallQuestion(
+  ctx: EngineContext,
+  params: RecallParams,
+  scope: string,
+  access: AccessTracker,
+  onReach: ((reach: RecallReach) => void) | undefined,
+  touch: boolean,
 ): Promise<RecallResult> {
   const now = ctx.clock.now();
   const k = params.k ?? ctx.config.recall.defaultK;
@@ -168,7 +209,7 @@ export async function recallMemories(
     result = await fallbackToTurns(ctx, q, scope, k, now);
     usedFallback = result.length > 0;
   }
-  if (!usedFallback && result.length > 0) access.touch(result.map((m) => m.id), now);
+  if (touch && !usedFallback && result.length > 0) access.touch(result.map((m) => m.id), now);
   onReach?.({
     open: around !== null || usedFallback || result.length === 0,
     ids: [...new Set([...candidates.map((x) => x.c.record.id), ...replaced.map((c) => c.record.id), ...[...heads.values()].map((h) => h.id)])],
@@ -198,7 +239,7 @@ function withTimeAndNames(ctx: EngineContext, relevance: number[], records: Memo
 /** A Chinese query's Chinese candidates read as queries too, when the model has a symmetric reading (ModelProfile.cjkSymmetricLow). */
 async function symmetricOf(ctx: EngineContext, q: QueryFeatures, texts: string[]): Promise<Map<string, Float32Array>> {
   if (!q.zh || q.cjk || q.model.cjkSymmetricLow === undefined) return new Map();
-  return ctx.symmetric.of(texts.filter((t) => isMostlyCjk(t) && mayReadSymmetric(q.text, t)));
+  return ctx.symmetric.of(texts.filter((t) => writtenInCjk(t) && mayReadSymmetric(q.text, t)));
 }
 
 /**
@@ -220,26 +261,25 @@ const SECOND_HAND = 0.85;
  * An addition and the statement it adds to answer the same question ("the shop takes cards" /
  * "the shop also takes cash" for "how can customers pay?"): when one passes the floor, the other
  * comes along, on its own relevance. The write path keeps the statement added to as the addition's
- * context (writer.ts addsTo).
+ * context (writer.ts addsTo); a memory whose context is another active memory's whole text was
+ * written as its addition (a corrected memory, the other context kept, is no longer active).
  */
 function withCompanions(pooled: Candidate[], passing: Candidate[]): Candidate[] {
   const passed = new Set(passing);
   const waiting = new Set(pooled.filter((p) => !passed.has(p)).map((p) => p.c.record.content));
   const best = (map: Map<string, number>, text: string, relevance: number): void => void map.set(text, Math.max(map.get(text) ?? 0, relevance));
-  // isAdditive reads a dozen patterns: it runs only on a memory whose context ties it to another candidate.
   const passingContents = new Map<string, number>();
   const addedTo = new Map<string, number>();
   for (const p of passing) {
     best(passingContents, p.c.record.content, p.parts.relevance);
     const context = p.c.record.context;
-    if (context !== null && waiting.has(context) && isAdditive(p.c.record.content)) best(addedTo, context, p.parts.relevance);
+    if (context !== null && waiting.has(context)) best(addedTo, context, p.parts.relevance);
   }
   const companions: Candidate[] = [];
   for (const p of pooled) {
     if (passed.has(p)) continue;
     const context = p.c.record.context;
-    const partner =
-      addedTo.get(p.c.record.content) ?? (context !== null && passingContents.has(context) && isAdditive(p.c.record.content) ? (passingContents.get(context) ?? 0) : 0);
+    const partner = addedTo.get(p.c.record.content) ?? (context !== null && passingContents.has(context) ? (passingContents.get(context) ?? 0) : 0);
     // Ranked just behind the memory it came with, not at the bottom of the list where k would cut it off.
     if (partner > 0) companions.push({ ...p, parts: { ...p.parts, relevance: Math.max(p.parts.relevance, partner * COMPANION_SHARE) } });
   }

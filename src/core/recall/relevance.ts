@@ -1,6 +1,6 @@
 import type { EngineConfig } from "../config.js";
 import { unreadable, type Thresholds } from "../model/profiles.js";
-import { isMostlyCjk } from "../text/cjk.js";
+import { isMostlyCjk, writtenInCjk } from "../text/cjk.js";
 import { contentTokenSet, coverage } from "../text/tokens.js";
 import { clamp01, cosine } from "../text/vector.js";
 
@@ -17,7 +17,7 @@ export interface QueryFeatures {
 }
 
 export function queryFeatures(text: string, vector: Float32Array, model: Thresholds): QueryFeatures {
-  return { text, vector, tokens: contentTokenSet(text), cjk: unreadable(text, model), model, zh: isMostlyCjk(text) };
+  return { text, vector, tokens: contentTokenSet(text), cjk: unreadable(text, model), model, zh: writtenInCjk(text) };
 }
 
 export interface RelevanceParts {
@@ -46,8 +46,8 @@ export function fuseRelevance(q: QueryFeatures, text: string, vector: Float32Arr
   // A subject the caller gave names what the memory is about in the caller's words ("用户的编辑器" for "我写 Go 用 GoLand"):
   // the question's words found there count as found in the memory.
   const cov = coverage(q.tokens, contentTokenSet(label ? `${text} ${label}` : text));
-  const docZh = isMostlyCjk(text);
-  const docCjk = !q.model.readsCjk && docZh;
+  const docZh = writtenInCjk(text);
+  const docCjk = !q.model.readsCjk && isMostlyCjk(text);
   const shift = q.zh && docZh ? q.model.cjkCosineShift : q.zh !== docZh ? q.model.crossLanguageShift : 0;
   const calibrated = (c: number, low: number) => clamp01((c - low) / (q.model.cosineHigh - q.model.cosineLow));
   const plainCos = q.cjk || docCjk ? 0 : cosine(q.vector, vector);

@@ -35,3 +35,21 @@ export function cjkRatio(text: string): number {
 export function isMostlyCjk(text: string): boolean {
   return cjkRatio(text) >= 0.3;
 }
+
+/** A Latin word with what holds it together ("C-Eval", "v1.8.2", "qingyu-7b"), or a number. */
+const LATIN_WORD = /[\p{L}\p{N}]+(?:[-._+#'][\p{L}\p{N}]+)*/gu;
+
+/**
+ * The text is written in a CJK language, judged by words rather than letters: every CJK character is
+ * one unit (a morpheme), every Latin word or number one unit, and CJK must be at least half. Counting
+ * letters calls a Chinese sentence that names a few English things English ("qingyu-7b 在 C-Eval 上得分
+ * 61.2" has 4 ideographs to 14 Latin letters), and the model reads such a sentence as Chinese. Examples,
+ * in no case file: "订单服务跑在 Kubernetes 1.29 上" is Chinese; "Ping 李娜 before the release" is English.
+ */
+export function writtenInCjk(text: string): boolean {
+  let cjk = 0;
+  for (const ch of text) if (CJK_CHAR.test(ch)) cjk++;
+  if (cjk === 0) return false;
+  const words = text.replace(CJK_RUN, " ").match(LATIN_WORD)?.length ?? 0;
+  return cjk >= words;
+}

@@ -15,6 +15,8 @@ export interface ExtractedItem {
   subject: string;
   confidence: number;
   validUntil: number | null;
+  /** The speaker opened it as one more point ("also, …", "另外…"): the word is left out, the addition is not. */
+  addition?: boolean;
 }
 
 export type RuleThresholds = EngineConfig["write"]["rules"];
@@ -227,6 +229,17 @@ const LEADING_FILLER_ZH = /^((再|顺便)?(说|讲|提醒|强调|补充|记)(一
 const FRAMING_OPENER = /^(?:(?:hi|hey|hello|hiya|heads[- ]up|good (?:morning|afternoon|evening))(?: there| all| team| everyone| folks| guys)?\s*[,:!—–-]+\s*|(?:你好|您好|嗨|哈喽|(?:[跟和给][你您大家]{1,2})?(?:[说讲]|告诉|提醒)[你您]?一[声下])[，,：:！!]\s*)/iu;
 const FRAMING_TAIL = /[\s,;—–-]+(?:just\s+)?(?:so you know|fyi|for your info(?:rmation)?|for the record|just saying|if that helps)\s*([.!。！]*)$|[，,]?(?:(?:[跟和给][你您])?(?:[说讲]|告诉)[你您]?一声|供参考)([。！!]*)$/iu;
 
+/**
+ * An opening that puts the sentence next to what was said before it, as one more point: the word goes
+ * (a memory does not start with "also"), what it says stays with the statement. Examples, in no case
+ * file: "Plus, the nightly export goes to the finance bucket", "此外，周末的工单由值班同学处理".
+ */
+const ADDITION_OPENER = /^(?:also|plus|on top of that|in addition|additionally|(?:oh,?\s+)?and also|oh,?\s+and)\b|^(?:另外|还有(?![\d一二两三四五六七八九十几半]|多久|多少)|此外|再就是|再有|而且)/i;
+
+function opensAsAddition(sentence: string): boolean {
+  return ADDITION_OPENER.test(sentence.replace(FRAMING_OPENER, "").replace(/^(?:对了|btw|by the way)[，,：:\s]*/i, "").trim());
+}
+
 /** The statement as a standalone sentence about its speaker; a speaker's name is kept in front when the sentence does not name them. */
 function standalone(unit: string, speaker: string | null, t: RuleThresholds): string {
   const cjk = cjkRatio(unit) >= t.chineseRatio;
@@ -327,6 +340,24 @@ const CONTINUATION = /^(it|this|that|they|these|those|he|she|which|so|and|but|be
  * billing"), not the problem going away ("it's fine now", "好了").
  */
 /** A request that what was said not be kept: what follows it in the sentence is a reason, never a new decision. */
+/**
+ * "不用了" after a thing in its clause says the thing is no longer used ("旧的 Jenkins 不用了", "那台打印机不用了"):
+ * a value left behind, not a retraction. Alone ("算了，不用了") or after what was said or asked ("刚才那个问题不用了",
+ * "上面说的不用了") it takes back.
+ */
+const GIVES_UP_A_THING = /(?:^|[\s，,。；;！!？?～~])([^\s，,。；;！!？?～~]+?)\s*不用了$/u;
+const TALK_REFERENT = /刚才|刚刚|上面|前面|之前|先前|问题|事情?儿?$|请求|那句|这句|我说的|你说的/u;
+
+function givesUpAThing(sentence: string, mark: RegExpMatchArray): boolean {
+  if (mark[0] !== "不用了") return false;
+  const object = GIVES_UP_A_THING.exec(sentence.slice(0, (mark.index ?? 0) + mark[0].length))?.[1];
+  return object !== undefined && !TALK_REFERENT.test(object);
+}
+
+/** The retraction marks of a sentence, without a "不用了" that gives up a thing. */
+function retractionsIn(sentence: string): RegExpMatchArray[] {
+  return [...sentence.matchAll(RETRACTION)].filter((m) => !givesUpAThing(sentence, m));
+}
 const DONT_KEEP = /\b(?:don'?t|do not|no need to)\s+(?:write|jot|note|put)\s+(?:that|this|it|any of (?:that|this))\s+down\b|\boff the record\b|(?:先)?(?:别|不要|不用)记(?!错|得|住)(?:下来)?/iu;
 const RETRACTION = new RegExp(String.raw`\b(never ?mind|nevermind|forget (it|that|about it)|forget (what|everything) (i|we) (just )?(said|asked|wrote|mentioned|typed|sent|pasted)|scratch that|ignore (that|me|what i (just )?(said|asked))|disregard (that|my last)|nvm|false alarm)\b|算了|没事了|当我没说|别管了|不用了|(先)?不(用|必)?(查|看|弄|管|找)了|${DONT_KEEP.source}`, "giu");
 // The problem went away or was put off: "it's fine now", "I figured it out", "got it going", "回头再说", "不用查快递了".
@@ -345,11 +376,11 @@ const HAS_RETRACTION = new RegExp(RETRACTION.source, "iu");
 function afterRetraction(sentences: string[], t: RuleThresholds): string[] {
   let last = -1;
   sentences.forEach((s, i) => {
-    if (HAS_RETRACTION.test(s)) last = i;
+    if (HAS_RETRACTION.test(s) && retractionsIn(s).length > 0) last = i;
   });
   if (last < 0) return sentences;
   const sentence = sentences[last] as string;
-  const marks = [...sentence.matchAll(RETRACTION)];
+  const marks = retractionsIn(sentence);
   const end = marks.length > 0 ? (marks[marks.length - 1]!.index ?? 0) + marks[marks.length - 1]![0].length : 0;
   const rest = sentence.slice(end).replace(/^[\s,，、.。:：;；!！…-]+/u, "");
   const decision =
@@ -444,27 +475,36 @@ function withReplacement(sentences: string[], t: RuleThresholds): string[] {
 
 export function extractRules(text: string, options: ExtractOptions): ExtractedItem[] {
   const t = options.rules ?? DEFAULT_RULES;
+  const added = new Set<string>();
   const kept = withReplacement(
     afterRetraction(withQuestionTails(withInterjections(withoutCourtesies(splitSentences(text)), t), t), t)
       .filter((s) => dropReason(s, t) === null)
-      .map((s) => clean(s, t))
+      .map((s) => {
+        const cleaned = clean(s, t);
+        if (opensAsAddition(s)) added.add(cleaned);
+        return cleaned;
+      })
       .filter((s) => s.length > 0),
     t,
   );
   if (kept.length === 0) return [];
+  const opened = new Map<string, boolean>();
 
   const units: string[] = [];
   const total = weightedLength(kept.join(" "));
   const oneType = new Set(kept.map(classifyType)).size === 1;
   if (total <= options.maxMemoryChars && oneType) {
     units.push(kept.join(" "));
+    opened.set(units[0]!, added.has(kept[0]!));
   } else {
     for (const s of kept) {
       const prev = units.length > 0 ? units[units.length - 1]! : null;
       if (prev !== null && CONTINUATION.test(s) && weightedLength(`${prev} ${s}`) <= options.maxMemoryChars) {
         units[units.length - 1] = `${prev} ${s}`;
+        opened.set(`${prev} ${s}`, opened.get(prev) ?? false);
       } else {
         units.push(s);
+        opened.set(s, added.has(s));
       }
     }
   }
@@ -475,7 +515,7 @@ export function extractRules(text: string, options: ExtractOptions): ExtractedIt
     const hedged = isHedged(unit);
     const confidence = hedged ? t.hedgedConfidence : thirdParty ? t.thirdPartyConfidence : options.defaultConfidence;
     const content = standalone(unit, options.speaker, t);
-    return { content, type: classifyType(unit), subject, confidence, validUntil: parseValidUntil(unit, options.now) };
+    return { content, type: classifyType(unit), subject, confidence, validUntil: parseValidUntil(unit, options.now), ...(opened.get(unit) ? { addition: true } : {}) };
   });
 }
 

@@ -324,8 +324,10 @@ export function relate(candidate: Candidate, existing: MemoryRecord, existingVec
   if (namesOld && (sim >= (lexical ? 0 : t.namedValueTopic) || lexicalSimilarity(candidate.content, existing.content) > 0)) {
     return { kind: "supersedes", existing, reason: "names the value it replaces", namedValue: true };
   }
-  if (!changed) return null;
+  // A hand-over names the person who held the role too ("Tomas moved teams; the release manager is now Greta"):
+  // no word is only the older statement's, yet the holder changed.
   const responsible = responsibilityReading(candidate.content, existing.content);
+  if (!changed && (responsible === null || responsible === "two things")) return null;
   if (responsible === "two things" || versionsOfTwoThings(candidate.content, existing.content)) return null;
   if (!sameType) {
     // A change announced in so many words ("switched", "换成") crosses a classifier's type guess; nothing else does.

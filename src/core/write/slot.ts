@@ -562,6 +562,14 @@ const PERSON_EN = String.raw`((?!(?:The|We|It|This|That|Our|They|He|She|I|You|No
 const PERSON_ZH = String.raw`((?![我你他她它我们大家团队])[\u4e00-\u9fff]{2,3}?)`;
 
 /**
+ * A role named by an agent noun: an English noun with an agent suffix or a noun of leading ("reviewer",
+ * "coordinator", "lead", "head", "DRI"), a Chinese noun ending in a suffix of a person's role (审核人, 组长,
+ * 架构师, 专员, 经理, 主管). A role held by a person is a slot: one person holds it at a time.
+ */
+const ROLE_EN = String.raw`(?:[A-Za-z][\w-]*(?:er|or|ist|ant)|lead|head|contact|admin|DRI|PM|captain|champion|chair|point\s+of\s+contact)`;
+const ROLE_ZH = String.raw`(?:[\u4e00-\u9fff](?:人|长|师|员|官)|经理|主管|总监|负责人|owner|PM|DRI)`;
+
+/**
  * The kinds of statement that say who is responsible for a thing, each capturing the thing and the person
  * (group order: thing, person, or person, thing — see RESPONSIBLE). Examples, in no case file:
  * "the release train is run by Dana", "Ilya took over the fraud rules", "结算模块以后归老钱管", "报表的对接人是陈晨".
@@ -573,6 +581,13 @@ const RESPONSIBLE: Array<{ rule: RegExp; personFirst: boolean }> = [
   { rule: new RegExp(String.raw`^${PERSON_EN}\s+(?:now\s+|still\s+|will\s+)?(?:owns|maintains|leads|is\s+responsible\s+for|is\s+in\s+charge\s+of|looks\s+after|(?:is|are)\s+taking\s+over|takes\s+over|took\s+over|has\s+taken\s+over|take\s+over)\s+(?:the\s+)?(.+?)(?=\s+(?:from|starting|as\s+of|since|until|for\s+now)\b|[.,;!]|$)`, "u"), personFirst: true },
   { rule: new RegExp(String.raw`^([^，。,；;]+?)的?(?:负责人|对接人|维护人|主负责人|owner)(?:现在|以后|目前|已经)?(?:是|为|换成了?|改成了?|变成了?|改为)${PERSON_ZH}(?:[，。,；;！!了\s]|$)`, "u"), personFirst: false },
   { rule: new RegExp(String.raw`^([^，。,；;]+?)(?:以后|现在|目前|今后|从[^，。]{1,6}起|开始)?(?:由|归)${PERSON_ZH}(?:来)?(?:负责|管|维护|跟进|对接|接手)`, "u"), personFirst: false },
+  // Any role named by an agent noun, held by a person: the role's words are part of what is held ("the Orbit
+  // release manager is Greta", "the on-call reviewer for billing is Sam", "Greta is now the Orbit release manager",
+  // "合同审核人是何静", "前端组长换成了孙悦"): two roles of one thing are two slots.
+  { rule: new RegExp(String.raw`^(?:the\s+|our\s+)?(.+?\b${ROLE_EN}(?:\s+(?:for|of|on)\s+(?:the\s+)?[^,.;!]+?)?)\s+(?:is|are)\s+(?:now\s+|currently\s+|still\s+)?${PERSON_EN}(?=\s*(?:[.,;!()]|$)|\s+(?:now|from|since|starting|as\s+of)\b)`, "u"), personFirst: false },
+  { rule: new RegExp(String.raw`^(?:the\s+|our\s+)?(${ROLE_EN}(?:\s+(?:for|of|on)\s+(?:the\s+)?[^,.;!]+?))\s+(?:is|are)\s+(?:now\s+|currently\s+|still\s+)?${PERSON_EN}(?=\s*(?:[.,;!()]|$)|\s+(?:now|from|since|starting|as\s+of)\b)`, "u"), personFirst: false },
+  { rule: new RegExp(String.raw`^${PERSON_EN}\s+(?:is|will\s+be|has\s+become|became)\s+(?:now\s+)?(?:the\s+|our\s+)(.+?\b${ROLE_EN}(?:\s+(?:for|of|on)\s+(?:the\s+)?[^,.;!]+?)?)\s*(?:[.,;!]|$)`, "u"), personFirst: true },
+  { rule: new RegExp(String.raw`^([^，。,；;]*?${ROLE_ZH})(?:现在|以后|目前|今后|已经)?(?:是|为|换成了?|改成了?|变成了?|改为|换为)${PERSON_ZH}(?:[，。,；;！!了\s]|$)`, "u"), personFirst: false },
 ];
 
 /**
@@ -589,17 +604,23 @@ export function responsibilityReading(newer: string, older: string): SlotMatch |
 }
 
 function sameThing(a: string[], b: string[]): boolean {
+  // A lone ideograph is a suffix more often than a word ("审核人" / "归档人" share only 人).
+  const words = (ts: string[]) => ts.filter((t) => !/^[\u4e00-\u9fff]$/.test(t));
+  [a, b] = [words(a), words(b)];
   const common = a.filter((t) => b.includes(t));
   return common.length > 0 && common.length >= Math.max(a.length, b.length) * 0.6;
 }
 
+/** The first clause that says who is responsible for what: a reason or a hand-over may come first ("Tomas moved teams; …", "赵磊休假了，…"). */
 function responsibility(text: string): { thing: string[]; person: string } | null {
-  for (const { rule, personFirst } of RESPONSIBLE) {
-    const m = text.trim().match(rule);
-    if (!m) continue;
-    const [thing, person] = personFirst ? [m[2], m[1]] : [m[1], m[2]];
-    const tokens = contentTokens((thing ?? "").replace(/^(?:the|our)\s+/i, ""));
-    if (tokens.length > 0 && person) return { thing: tokens, person: person.toLowerCase() };
+  for (const clause of text.split(/[;；，,。]|(?<=\.)\s+|\s+[—–-]\s+/)) {
+    for (const { rule, personFirst } of RESPONSIBLE) {
+      const m = clause.trim().match(rule);
+      if (!m) continue;
+      const [thing, person] = personFirst ? [m[2], m[1]] : [m[1], m[2]];
+      const tokens = contentTokens((thing ?? "").replace(/^(?:the|our)\s+/i, ""));
+      if (tokens.length > 0 && person) return { thing: tokens, person: person.toLowerCase() };
+    }
   }
   return null;
 }

@@ -69,6 +69,8 @@ export interface WriteRequest {
   replaces?: string[] | undefined;
   /** Set when the turn this was extracted from is an injection: quarantined with this reason whatever its own words. */
   quarantineReason?: string | undefined;
+  /** The speaker opened the statement as one more point ("also, …", "另外…"), a word extraction leaves out (extract.ts). */
+  addition?: boolean | undefined;
 }
 
 function chooseLayer(type: MemoryType, confidence: number, l3Min: number): Layer {
@@ -206,7 +208,7 @@ async function decideWrite(ctx: WriteContext, prepared: PreparedWrite, replaced:
   const decidedBy: WriteDecider = judged?.ok ? "llm" : "rules";
   const llmFallback = judged && !judged.ok ? { llmFallback: judged.reason } : {};
 
-  if (relations.length === 0) addsTo(ctx, record, vector, nearby, t);
+  if (relations.length === 0) addsTo(ctx, record, vector, nearby, t, req.addition === true);
   const duplicate = relations.find((r) => r.kind === "duplicate");
   const settled = await settledConflicts(ctx, record, vector, nearby, relations, t);
   if (duplicate) {
@@ -288,13 +290,13 @@ async function decideWrite(ctx: WriteContext, prepared: PreparedWrite, replaced:
 }
 
 /**
- * An addition ("we also run Sentry", "店里也收现金") answers the question the statement it adds to
- * answers: it keeps that statement as its context, so full text finds both by the same words and
+ * An addition ("we also run Sentry", "店里也收现金", or a point the speaker opened with "also," / "另外"
+ * that extraction left out) answers the question the statement it adds to answers: it keeps that statement as its context, so full text finds both by the same words and
  * recall lets each bring the other along (recall.ts companions). The closest memory on the same
  * topic is the one added to; without one, the statement stands alone.
  */
-function addsTo(ctx: WriteContext, record: MemoryRecord, vector: Float32Array, nearby: Array<Hit<MemoryRecord>>, t: Thresholds): void {
-  if (!isAdditive(record.content) || record.type === "event" || record.context !== null) return;
+function addsTo(ctx: WriteContext, record: MemoryRecord, vector: Float32Array, nearby: Array<Hit<MemoryRecord>>, t: Thresholds, opensAsAddition: boolean): void {
+  if (!(opensAsAddition || isAdditive(record.content)) || record.type === "event" || record.context !== null) return;
   let best: { content: string; similarity: number } | null = null;
   for (const hit of nearby) {
     if (hit.record.type === "event" || hit.record.status !== "active") continue;

@@ -35,6 +35,7 @@ describe("recall/answerKind", () => {
     assert.ok(!holdsKind("The spare generator was serviced in March.", "place"), "a month is no place");
     assert.ok(!holdsKind("We moved the wiki from Notion to Outline.", "place"), "a move between tools is no place");
     assert.ok(holdsKind("The wiki runs on a VM in us-east-2.", "place"));
+    assert.ok(holdsKind("We migrated the blog onto Netlify last spring.", "place"), "a move onto a platform ends somewhere");
     assert.ok(!holdsKind("备用发电机每月试机一次。", "place"));
     assert.ok(!holdsKind("The ferry terminal closes at 21:30 on Sundays.", "amount"), "a clock time is no amount");
     assert.ok(holdsKind("The ferry terminal has 6 berths.", "amount"));

@@ -62,6 +62,9 @@ describe("guard: secrets", () => {
     // A credential word inside a URL's user part is judged with the URL: a template's stand-ins are no password.
     "the README's sample DSN is mysql://ROOT:PASSWORD@127.0.0.1:3306/shop, swap in your own",
     "连接串模板：redis://default:password@cache:6379/0，部署时替换",
+    // A connection string whose password is a stand-in in brackets or a variable is a template.
+    "the ledger DSN template is postgresql://<db-user>:<db-pass>@127.0.0.1:5432/ledger, set per laptop",
+    "本地 Mongo 连接串：mongodb://<账号>:<口令>@mongo:27017/app，自己替换",
     "The password is stored in Vault",
     "Credentials are read from AWS Secrets Manager",
     "Rotate the API key every 90 days.",

@@ -1,5 +1,5 @@
 import { strict as assert } from "node:assert";
-import { cjkRatio, isMostlyCjk } from "../../../src/core/text/cjk.js";
+import { cjkRatio, isMostlyCjk, writtenInCjk } from "../../../src/core/text/cjk.js";
 import { splitSentences } from "../../../src/core/text/sentences.js";
 import { contentTokens, indexText, lexicalTokens, queryText, stem } from "../../../src/core/text/tokens.js";
 
@@ -84,5 +84,17 @@ describe("text/cjk", () => {
     assert.equal(isMostlyCjk("我们的数据库用PostgreSQL"), true);
     assert.equal(isMostlyCjk("我们用PostgreSQL"), false);
     assert.equal(isMostlyCjk("We use PostgreSQL 16 (数据库)"), false);
+  });
+
+  it("writtenInCjk counts a Latin word as one unit, as an ideograph is", () => {
+    // Chinese sentences that name several English things.
+    assert.equal(writtenInCjk("发布流水线跑在 GitHub Actions 的 self-hosted runner 上"), true);
+    assert.equal(writtenInCjk("fw-gateway 的 OTA 包签名用 ed25519"), true);
+    assert.equal(writtenInCjk("图表库换成了 ECharts 5.4"), true);
+    // English sentences that name a Chinese thing or person.
+    assert.equal(writtenInCjk("Send the weekly numbers to 周敏 on Friday"), false);
+    assert.equal(writtenInCjk("We mirror npm through the 阿里云 registry"), false);
+    assert.equal(writtenInCjk("plain English text, v2.1.0"), false);
+    assert.equal(writtenInCjk("（备注）"), true);
   });
 });

@@ -148,6 +148,47 @@ describe("an addition and what it adds to answer the same question", () => {
   });
 });
 
+describe("a point opened as one more (also, 另外): the word goes, the addition stays", () => {
+  it("extraction leaves the opening word out and marks the statement as an addition", () => {
+    const cases: Array<[string, boolean]> = [
+      ["Also, every migration needs a rollback script.", true],
+      ["Oh and the staging certs renew on the 1st.", true],
+      ["另外，周末的工单由值班同学处理。", true],
+      ["此外，合同扫描件放在共享盘。", true],
+      ["The migration needs a rollback script.", false],
+      ["还有三天就要交付了。", false],
+    ];
+    for (const [text, addition] of cases) {
+      const [item] = extractRules(text, opts);
+      assert.ok(item, text);
+      assert.equal(item.addition === true, addition, text);
+      assert.ok(!/^(also|oh and|另外)/i.test(item.content), item.content);
+    }
+  });
+
+  it("said in conversation, it keeps the point it adds to and recall brings it along", async () => {
+    const { engine, clock } = await makeEngine();
+    await engine.write({ content: "Deploys to production need a green pipeline and a change ticket.", type: "constraint" });
+    clock.advance(60_000);
+    const r = await engine.ingest({ user: "Also, nobody deploys to production after 4pm on a Friday.", assistant: "Noted." });
+    const added = r.results.find((w) => w.memory !== null)!.memory!;
+    assert.equal(added.context, "Deploys to production need a green pipeline and a change ticket.");
+    assert.ok(!added.content.toLowerCase().startsWith("also"));
+    const found = await engine.recall({ query: "green pipeline change ticket" });
+    assert.ok(found.memories.some((m) => m.id === added.id), JSON.stringify(found.memories.map((m) => m.content)));
+  });
+});
+
+describe("'不用了' after its object says the thing is given up, not that the request is taken back", () => {
+  it("a statement that gives up a value is kept; a bare '不用了' still takes back", () => {
+    assert.equal(extractRules("哦不对，告警渠道改成飞书，邮件那个不用了。", opts).length, 1);
+    assert.equal(extractRules("测试机房的旧交换机不用了，换成了华为的。", opts).length, 1);
+    assert.deepEqual(extractRules("帮我查下日志吧。算了，不用了。", opts), []);
+    assert.deepEqual(extractRules("上面那个报错不用了，同事已经解决了。", opts), []);
+    assert.deepEqual(extractRules("刚才问的事情不用了，我自己搞定了。", opts), []);
+  });
+});
+
 describe("noise that is about the conversation, not the speaker's world", () => {
   const noise = [
     "apologies for the delay, got pulled into a call",

@@ -390,6 +390,16 @@ describe("who is responsible for a thing is one slot, however it is said", () =>
     assert.equal(relation("Marta owns the billing dashboard.", "fact", "Marta owns the search indexer.", "fact", 0.9), null);
     assert.equal(relation("发票服务的负责人是王磊。", "fact", "报销服务的负责人是王磊。", "fact", 0.9), null);
   });
+  it("any role named by an agent noun is a slot held by one person, read in whichever clause says it", () => {
+    assert.equal(relation("The release manager for Orbit is Tomas.", "fact", "Tomas moved teams; the Orbit release manager is now Greta.", "fact", 0.93)?.kind, "supersedes");
+    assert.equal(relation("The Kestrel design reviewer is Ana.", "fact", "Bruno is now the Kestrel design reviewer.", "fact", 0.93)?.kind, "supersedes");
+    assert.equal(relation("支付网关的值班负责人是赵磊。", "fact", "赵磊休假了，支付网关的值班负责人改成了孙悦。", "fact", 0.93)?.kind, "supersedes");
+    assert.equal(relation("合同审核人是刘洋。", "fact", "合同审核人是何静。", "fact", 0.95)?.kind, "supersedes");
+  });
+  it("two roles of one thing are two slots, even when the statements sit close", () => {
+    assert.equal(relation("The release manager for Orbit is Tomas.", "fact", "The QA lead for Orbit is Greta.", "fact", 0.95), null);
+    assert.equal(relation("合同审核人是刘洋。", "fact", "合同归档人是何静。", "fact", 0.95), null);
+  });
 });
 
 describe("a nickname and a colon say who spoke", () => {
