@@ -203,6 +203,9 @@ describe("integration: judgement on the real store and the multilingual model", 
       "I'm afraid of flying.",
       "My partner is a nurse.",
       "我的狗叫豆豆。",
+      // Rewritten about "the user", a standing fact is read as it was said (in the third person some leaned toward chatter).
+      "我对头孢过敏。",
+      "I'm a night owl.",
     ];
     await tell(kept);
     assert.equal((await engine.list({})).length, leftOver.length + kept.length, "a fact was read as chatter");

@@ -39,8 +39,10 @@ export interface ModelProfile {
   cjkStretch: number;
   /**
    * An extracted statement with no value in it whose vector leans this much nearer chatter than durable
-   * statements (write/chatter.ts) is dropped as chatter. Undefined: the model's neighbourhoods were not
-   * fitted, and only the rule gate decides.
+   * statements (write/chatter.ts) is dropped as chatter, read as it was said (first person). Undefined: the
+   * model's neighbourhoods were not fitted, and only the rule gate decides. E5-small 0.015: leave-one-out on
+   * the examples, 32 / 135 chatter caught and 0 / 137 durable dropped (at 0.02, 25 and 0; reading the
+   * third-person rewrite as well, 0.02 caught 27 and dropped one).
    */
   chatterLean?: number;
 }
@@ -79,7 +81,7 @@ const E5_SMALL: ModelProfile = {
   crossLanguageShift: -0.03,
   cjkSymmetricLow: 0.828,
   cjkStretch: 1.6,
-  chatterLean: 0.02,
+  chatterLean: 0.015,
 };
 
 const PROFILES: Record<string, ModelProfile> = { [MINILM_L6]: MINILM, [MULTILINGUAL_E5_SMALL]: E5_SMALL };

@@ -50,8 +50,9 @@ export function holdsLookupValue(text: string): boolean {
 }
 
 /**
- * A statement the extractor rewrote about "the user", said again as the speaker said it. The rewrite pulls
- * every sentence toward the standing facts kept about a user, so chatter is read in the first person:
+ * A statement the extractor rewrote about "the user", said again as the speaker said it: the examples are
+ * written as people say them, and a rewrite read in the third person leans where its words' person puts it,
+ * not its kind, so a statement is read in the first person:
  * "the user is wiped out after the gym" → "I am wiped out after the gym", "用户今天好困" → "我今天好困".
  * Null when there is no rewrite to undo.
  */

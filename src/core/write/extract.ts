@@ -342,11 +342,11 @@ const CONTINUATION = /^(it|this|that|they|these|those|he|she|which|so|and|but|be
 /** A request that what was said not be kept: what follows it in the sentence is a reason, never a new decision. */
 /**
  * "不用了" after a thing in its clause says the thing is no longer used ("旧的 Jenkins 不用了", "那台打印机不用了"):
- * a value left behind, not a retraction. Alone ("算了，不用了") or after what was said or asked ("刚才那个问题不用了",
- * "上面说的不用了") it takes back.
+ * a value left behind, not a retraction. Alone ("算了，不用了"), after what was said or asked ("刚才那个问题不用了",
+ * "上面说的不用了") or after only who speaks ("我不用了，谢谢") it takes back.
  */
 const GIVES_UP_A_THING = /(?:^|[\s，,。；;！!？?～~])([^\s，,。；;！!？?～~]+?)\s*不用了$/u;
-const TALK_REFERENT = /刚才|刚刚|上面|前面|之前|先前|问题|事情?儿?$|请求|那句|这句|我说的|你说的/u;
+const TALK_REFERENT = /刚才|刚刚|上面|前面|之前|先前|问题|事情?儿?$|请求|那句|这句|我说的|你说的|^(?:我|你|您|咱|我们|你们|咱们)$/u;
 
 function givesUpAThing(sentence: string, mark: RegExpMatchArray): boolean {
   if (mark[0] !== "不用了") return false;

@@ -130,9 +130,10 @@ async function isChatter(ctx: EngineContext, record: MemoryRecord, vector: Float
   // on Sunday", "Dev loves the new studio" answer a later question.
   if (record.source !== "extractor" || lean === undefined || !ctx.config.write.chatterByModel || KEPT_KINDS.has(record.type)) return false;
   if (holdsLookupValue(content) || namesSomeone(content) || (speaker && content.includes(speaker))) return false;
-  if ((await chatterLean(ctx.embedder, ctx.model.id, vector)) > lean) return true;
+  // A statement rewritten about "the user" is read as it was said, in the first person, as the examples are: read
+  // in the third person a standing fact can lean toward chatter ("用户对咖啡因过敏" 0.022, "我对咖啡因过敏" −0.009).
   const spoken = asSpoken(content);
-  return spoken !== null && (await chatterLean(ctx.embedder, ctx.model.id, await embedOne(ctx, spoken))) > lean;
+  return (await chatterLean(ctx.embedder, ctx.model.id, spoken === null ? vector : await embedOne(ctx, spoken))) > lean;
 }
 
 /** Clauses worth embedding on their own: those of a message of several that announces a change (at most four, each saying something). */

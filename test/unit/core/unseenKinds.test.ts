@@ -186,6 +186,7 @@ describe("'不用了' after its object says the thing is given up, not that the 
     assert.deepEqual(extractRules("帮我查下日志吧。算了，不用了。", opts), []);
     assert.deepEqual(extractRules("上面那个报错不用了，同事已经解决了。", opts), []);
     assert.deepEqual(extractRules("刚才问的事情不用了，我自己搞定了。", opts), []);
+    assert.deepEqual(extractRules("我不用了，已经好了。", opts), []);
   });
 });
 
