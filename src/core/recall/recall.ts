@@ -83,7 +83,8 @@ export async function recallMemories(
   if (parts.length < 2) return recallQuestion(ctx, params, scope, access, onReach, true);
   const whole = await recallQuestion(ctx, params, scope, access, undefined, false);
   const each: RecallResult[] = [];
-  for (const part of parts) each.push(await recallQuestion(ctx, { ...params, query: part }, scope, access, undefined, false));
+  // The session's working memory leads the whole question's answer once; a part is asked for its own best answer.
+  for (const part of parts) each.push(await recallQuestion(ctx, { ...params, query: part, sessionId: undefined }, scope, access, undefined, false));
   const answered = each.filter((r) => !r.usedFallback && r.memories.length > 0);
   // Several query vectors cannot be told to the cache's reach test: any change may change the answer.
   onReach?.({ open: true, ids: [], terms: [], vector: null, minCos: 1 });

@@ -47,4 +47,18 @@ describe("recall of a question that asks two things at once", () => {
     assert.equal(new Set(both.memories.map((m) => m.id)).size, 3, "no memory twice");
     assert.ok(both.text.includes(second!.memories[0]!.content));
   });
+
+  it("with a session, each part still brings its own best answer, the session's working memory comes once", async () => {
+    const { makeEngine, DAY } = await import("../../helpers/fakes.js");
+    const { engine, clock } = await makeEngine();
+    for (const content of ["We pay Hetzner for hosting the API servers.", "Error tracking runs on Sentry, billed per seat.", "The office plants are watered on Mondays."]) {
+      await engine.write({ content });
+      clock.advance(DAY);
+    }
+    await engine.write({ content: "Invoice run: 4 of 9 vendors paid.", type: "task_state", sessionId: "s1" });
+    const [first, second] = await Promise.all(["What do we pay for hosting?", "What do we pay for error tracking?"].map((query) => engine.recall({ query, k: 4 })));
+    const both = await engine.recall({ query: "What do we pay for hosting and for error tracking?", k: 4, sessionId: "s1" });
+    assert.deepEqual(new Set(both.memories.slice(0, 2).map((m) => m.id)), new Set([first!.memories[0]!.id, second!.memories[0]!.id]));
+    assert.equal(both.memories.filter((m) => m.content.startsWith("Invoice run")).length, 1, JSON.stringify(both.memories.map((m) => m.content)));
+  });
 });
