@@ -101,7 +101,7 @@ export async function recallMemories(
       memories.push(m);
     }
   };
-  [...answered.map((r) => r.memories[0])].sort((a, b) => (b?.score ?? 0) - (a?.score ?? 0)).forEach(take);
+  answered.map((r) => r.memories[0]).sort((a, b) => (b?.score ?? 0) - (a?.score ?? 0)).forEach(take);
   if (!whole.usedFallback) whole.memories.forEach(take);
   answered.flatMap((r) => r.memories.slice(1)).sort((a, b) => b.score - a.score).forEach(take);
   const conflicts = [...new Map([whole, ...answered].flatMap((r) => r.conflicts).map((c) => [c.ids.join(" "), c])).values()].filter((c) => c.ids.every((id) => seen.has(id)));

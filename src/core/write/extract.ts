@@ -488,34 +488,28 @@ export function extractRules(text: string, options: ExtractOptions): ExtractedIt
     t,
   );
   if (kept.length === 0) return [];
-  const opened = new Map<string, boolean>();
 
-  const units: string[] = [];
+  // Each unit with the sentence it opens with: an addition is said by its first sentence.
+  const units: Array<{ text: string; first: string }> = [];
   const total = weightedLength(kept.join(" "));
   const oneType = new Set(kept.map(classifyType)).size === 1;
   if (total <= options.maxMemoryChars && oneType) {
-    units.push(kept.join(" "));
-    opened.set(units[0]!, added.has(kept[0]!));
+    units.push({ text: kept.join(" "), first: kept[0]! });
   } else {
     for (const s of kept) {
-      const prev = units.length > 0 ? units[units.length - 1]! : null;
-      if (prev !== null && CONTINUATION.test(s) && weightedLength(`${prev} ${s}`) <= options.maxMemoryChars) {
-        units[units.length - 1] = `${prev} ${s}`;
-        opened.set(`${prev} ${s}`, opened.get(prev) ?? false);
-      } else {
-        units.push(s);
-        opened.set(s, added.has(s));
-      }
+      const prev = units[units.length - 1];
+      if (prev !== undefined && CONTINUATION.test(s) && weightedLength(`${prev.text} ${s}`) <= options.maxMemoryChars) prev.text = `${prev.text} ${s}`;
+      else units.push({ text: s, first: s });
     }
   }
 
-  return units.map((unit) => {
+  return units.map(({ text: unit, first }) => {
     const subject = inferSubject(unit, options.speaker);
     const thirdParty = subject.startsWith("third-party:");
     const hedged = isHedged(unit);
     const confidence = hedged ? t.hedgedConfidence : thirdParty ? t.thirdPartyConfidence : options.defaultConfidence;
     const content = standalone(unit, options.speaker, t);
-    return { content, type: classifyType(unit), subject, confidence, validUntil: parseValidUntil(unit, options.now), ...(opened.get(unit) ? { addition: true } : {}) };
+    return { content, type: classifyType(unit), subject, confidence, validUntil: parseValidUntil(unit, options.now), ...(added.has(first) ? { addition: true } : {}) };
   });
 }
 
