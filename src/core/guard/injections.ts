@@ -423,6 +423,8 @@ function commentedInstruction(r: Reading): boolean {
     ...[...r.text.matchAll(/<!--([\s\S]*?)(?:-->|$)/g)].map((m) => m[1] as string),
     ...[...r.text.matchAll(/\/\*([\s\S]*?)(?:\*\/|$)/g)].map((m) => m[1] as string),
     ...[...r.text.matchAll(/(?:^|\s)\/\/\s*([^\n]*)|^\s*#\s+([^\n]*)/gm)].map((m) => (m[1] ?? m[2]) as string),
+    // A markdown reference definition with no address ("[//]: # (…)", "[note]: <> (…)") renders as nothing.
+    ...[...r.text.matchAll(/^\s*\[[^\]\n]*\]:\s*(?:#|<>)\s*(?:\(([^\n]*)\)|"([^"\n]*)"|'([^'\n]*)')/gm)].map((m) => (m[1] ?? m[2] ?? m[3]) as string),
   ];
   const byName = new RegExp(String.raw`\b${ASSISTANT_EN}\b(?!\s+(?:team|group|lab|department|research))|${ASSISTANT_ZH}`);
   const inner = (body: string) => RULES.some((rule) => rule.category !== "hidden content" && rule.test(read(body)));

@@ -11,6 +11,7 @@
  */
 
 import { timesIn } from "../text/time.js";
+import { contentTokens } from "../text/tokens.js";
 
 export type AnswerKind = "amount" | "time" | "place";
 
@@ -56,10 +57,29 @@ export function holdsKind(text: string, kind: AnswerKind): boolean {
  * Relevance of the candidates with `bonus` added to those holding the kind of value the question
  * asks for, when some do and some do not: it only reorders candidates that already passed the floor.
  */
+/**
+ * The noun a which/what question asks a value of: "which compiler does the firmware use?" asks for a compiler,
+ * "打印机用什么墨盒？" for 墨盒. A memory that names that noun states a value of it ("the compiler is GCC 13");
+ * one that only names the same thing ("the firmware ships monthly") does not. None when the wh-word stands
+ * alone ("what is…", "是哪家的").
+ */
+const EN_ASKED_NOUN = /\b(?:which|what)\s+(?:(?:kind|type|sort|version)\s+of\s+)?(?!(?:is|are|was|were|do|does|did|will|would|can|could|should|has|have|had|about|if|else|happened|happens|the|a|an|of|to|for|we|you|they|i|he|she|it)\b)([a-z][a-z-]{2,})\b/i;
+const ZH_ASKED_NOUN = /(?:什么|啥|哪个|哪种|哪款|哪一个|哪一种|哪套|哪类)([\u4e00-\u9fff]{2,4})/u;
+
+export function askedNoun(question: string): string | null {
+  const en = EN_ASKED_NOUN.exec(question);
+  const zh = en ? null : ZH_ASKED_NOUN.exec(question);
+  const head = en?.[1] ?? zh?.[1];
+  if (!head) return null;
+  return contentTokens(head)[0] ?? null;
+}
+
 export function favourAnswerKind(question: string, texts: string[], relevance: number[], bonus: number): number[] {
+  if (bonus === 0) return relevance;
   const kind = askedKind(question);
-  if (kind === null || bonus === 0) return relevance;
-  const holds = texts.map((t) => holdsKind(t, kind));
+  const noun = kind === null ? askedNoun(question) : null;
+  if (kind === null && noun === null) return relevance;
+  const holds = texts.map((t) => (kind !== null ? holdsKind(t, kind) : contentTokens(t).includes(noun as string)));
   if (holds.every(Boolean) || !holds.some(Boolean)) return relevance;
   return relevance.map((r, i) => (holds[i] ? Math.min(1, r + bonus) : r));
 }

@@ -197,7 +197,7 @@ export const DROP_RULES: Array<{ name: string; test: (s: string, t: RuleThreshol
       /^(?:终于|又)?(?:周[一二三四五六日末]|星期[一二三四五六日天]|礼拜[一二三四五六天])(?:了|啦|喽)[，,！!～~\s]*(?:[^，。]{0,6}(?:摸鱼|划水|不想上班|不想干活|想放假)[^，。]{0,3})?[\p{Extended_Pictographic}\s!！～~。]*$|(?:摸鱼|划水)(?:中|一下|ing)?[\p{Extended_Pictographic}\s!！～~。]*$/u.test(s) ||
       // A mishap happening as the speaker types: "the toddler just knocked my tea over", "my laptop just died".
       /\bjust\s+(spilled|spilt|knocked|dropped|tipped|fell|woke|died|crashed on me)\b/i.test(s) ||
-      /(心情|情绪)(特别|非常|很|有点|不太|好|太|真|超|挺|蛮)?(差|糟|不好|低落|烦)|(有点|好|太|很|特别|真)(累|困|饿|冷|热|闷)|(累|困|冷|热|饿|气|急|烦)死(了|我了)|冻僵|(在|正在)(机场|车站|医院|路上|排队)|不想干|(?:今天|今儿|最近|这会儿)?(?:心情|状态)(?:很|挺|特别|超|真|还|蛮)?(?:不错|好|棒|美)(?:的|啊|呀)?[。！!～~]*$|心态(?:都|彻底|直接|完全)?(?:崩|炸|爆)|破防了|(?:累|困|饿|冷|热|气|急|烦)(?:瘫|趴|坏|疯|炸)了|(在|坐)(地铁|高铁|公交|火车|飞机|出租车|车)上|信号(不好|不太好|很差|时断时续)|网络(不好|很差|时断时续)/.test(s),
+      /(心情|情绪)(特别|非常|很|有点|不太|好|太|真|超|挺|蛮)?(差|糟|不好|低落|烦)|(有点|好|太|很|特别|真|超|挺)(累|困|饿|冷|热|闷|烦|郁闷|焦虑|无聊|难受|崩溃|丧)|(累|困|冷|热|饿|气|急|烦)死(了|我了)|冻僵|(在|正在)(机场|车站|医院|路上|排队)|不想干|(?:今天|今儿|最近|这会儿)?(?:心情|状态)(?:很|挺|特别|超|真|还|蛮)?(?:不错|好|棒|美)(?:的|啊|呀)?[。！!～~]*$|心态(?:都|彻底|直接|完全)?(?:崩|炸|爆)|破防了|(?:累|困|饿|冷|热|气|急|烦)(?:瘫|趴|坏|疯|炸)了|(在|坐)(地铁|高铁|公交|火车|飞机|出租车|车)上|信号(不好|不太好|很差|时断时续)|网络(不好|很差|时断时续)/.test(s),
   },
   {
     // Thinking aloud is not a decision, and the speaker says so: "just spitballing here", "nothing is settled", "我就是瞎想想".
@@ -289,6 +289,20 @@ function correctionAfterPause(sentence: string, t: RuleThresholds): string | nul
 /** The speaker calls what was said stale or wrong: "that's out of date", "that was wrong", "那个过时了", "我说错了". */
 const STALE_REMARK = /\b(that|this|it|what i (just )?said|i)\s*('s|'m|'re| is| was| am| were)?\s+(a bit |totally |completely )?(outdated|out of date|obsolete|wrong|incorrect|not (right|true|correct)|no longer (true|right|the case))\b|(?:我|刚才|刚刚|之前)*(?:说错了|记错了)|(?:那个|这个|那条)?(?:信息)?过时了|不对/iu;
 
+/**
+ * A laugh or a sigh, then a word that turns to business: the chatter ended there, and what follows is
+ * judged on its own. Examples, in no case file: "haha ok, jokes aside: the payroll export runs on the
+ * 25th", "呵呵，言归正传，仓库每季度末盘点".
+ */
+const REACTION = String.raw`(?:ha(?:ha)+|he(?:he)+|lol|lmao|rofl|ugh+|sigh|meh|welp|oof|phew|ok(?:ay)?|哈+|呵+|嘿+|唉|哎|嗐|笑死)`;
+const TO_BUSINESS = String.raw`(?:any(?:way|how|ways)|(?:but\s+)?seriously(?:\s+though)?|(?:but\s+)?on\s+a\s+(?:more\s+)?serious\s+note|(?:jokes?|kidding)\s+aside|back\s+to\s+(?:business|work|the\s+point)|(?:不过|但是|但)?(?:说(?:正经|真|实在|认真|老实)(?:的|话)|(?:正经|认真|老实)说|言归正传|话说回来|说回正事|回到正题))`;
+const CHATTER_THEN_BUSINESS = new RegExp(String.raw`^\W*${REACTION}(?:[\s,，.。!！…~～]*${REACTION})*[\s,，.。!！…~～]*${TO_BUSINESS}[\s,，.。!！…~～:：—–-]*`, "iu");
+
+function businessAfterChatter(sentence: string): string | null {
+  const m = CHATTER_THEN_BUSINESS.exec(sentence);
+  return m ? sentence.slice(m[0].length) : null;
+}
+
 /** Rules about the speaker's mood or surroundings, which a sentence may give as the reason for an instruction. */
 const MOOD_RULES = new Set(["small talk", "passing state", "around the speaker"]);
 
@@ -299,7 +313,8 @@ const MOOD_RULES = new Set(["small talk", "passing state", "around the speaker"]
 const STANDING_INSTRUCTION = /\b(?:from now on|going forward|from here on|always|please|i prefer|i'?d rather|make sure)\b|以后|今后|往后|从(?:现在|今天|此)(?:起|开始)|一律|统一|请(?:用|把|在)|记得|务必/i;
 
 function gateRule(sentence: string, t: RuleThresholds, rules = DROP_RULES): (typeof DROP_RULES)[number] | undefined {
-  const judged = correctionAfterPause(sentence, t) ?? sentence;
+  const judged = businessAfterChatter(sentence) ?? correctionAfterPause(sentence, t) ?? sentence;
+  if (judged.trim().length === 0) return rules.find((r) => r.name === "interjection");
   // A greeting in front frames the sentence and says nothing of what it is: "hi all, it's pouring here".
   const bare = judged.replace(FRAMING_OPENER, "").replace(DISCOURSE_MARKER, "");
   const instructs = STANDING_INSTRUCTION.test(judged);
@@ -315,7 +330,7 @@ export function dropReason(sentence: string, t: RuleThresholds): string | null {
 
 function clean(sentence: string, t: RuleThresholds): string {
   // Fillers come in pairs too: "anyway fyi: …", "对了，另外…".
-  let s = (correctionAfterPause(sentence, t) ?? sentence).replace(FRAMING_OPENER, "").replace(LEADING_FILLER, "").replace(LEADING_FILLER, "").replace(LEADING_FILLER_ZH, "").trim();
+  let s = (businessAfterChatter(sentence) ?? correctionAfterPause(sentence, t) ?? sentence).replace(FRAMING_OPENER, "").replace(LEADING_FILLER, "").replace(LEADING_FILLER, "").replace(LEADING_FILLER_ZH, "").trim();
   s = s.replace(FRAMING_TAIL, (_m, en?: string, zh?: string) => en || zh || ".");
   if (s.length > 0) s = s[0]!.toUpperCase() + s.slice(1);
   return s;
@@ -359,13 +374,13 @@ function retractionsIn(sentence: string): RegExpMatchArray[] {
   return [...sentence.matchAll(RETRACTION)].filter((m) => !givesUpAThing(sentence, m));
 }
 const DONT_KEEP = /\b(?:don'?t|do not|no need to)\s+(?:write|jot|note|put)\s+(?:that|this|it|any of (?:that|this))\s+down\b|\boff the record\b|(?:先)?(?:别|不要|不用)记(?!错|得|住)(?:下来)?/iu;
-const RETRACTION = new RegExp(String.raw`\b(never ?mind|nevermind|forget (it|that|about it)|forget (what|everything) (i|we) (just )?(said|asked|wrote|mentioned|typed|sent|pasted)|scratch that|ignore (that|me|what i (just )?(said|asked))|disregard (that|my last)|nvm|false alarm)\b|算了|没事了|当我没说|别管了|不用了|(先)?不(用|必)?(查|看|弄|管|找)了|${DONT_KEEP.source}`, "giu");
+const RETRACTION = new RegExp(String.raw`\b(never ?mind|nevermind|forget (it|that|about it)|forget (?:about )?(?:the|that|this|my) [^,.;!?]{1,40}? (?:thing|issue|problem|question|bit|part|stuff|request)|forget (what|everything) (i|we) (just )?(said|asked|wrote|mentioned|typed|sent|pasted)|scratch that|ignore (that|me|what i (just )?(said|asked))|disregard (that|my last)|nvm|false alarm)\b|算了|没事了|当我没说|别管了|不用了|(先)?不(用|必)?(查|看|弄|管|找)了|${DONT_KEEP.source}`, "giu");
 // The problem went away or was put off: "it's fine now", "I figured it out", "got it going", "回头再说", "不用查快递了".
 const RESOLVED =
-  /^\W*(oh,?\s*)?(it|that|this|everything|all)?\s*('?s|is|was)?\s*(works?|working|fine|ok|okay|good|sorted|fixed|resolved|back)\b|\b(works|working|fixed|sorted|resolved) (now|itself|again)\b|\b(sorted|figured|worked|straightened)\s+(it|that|this|things)\s+out\b|\b(fixed|solved|sorted)\s+(it|that|this)\b|\bgot (it|that) (working|going|sorted)\b|好了|没事|没问题|能用了|可以了|正常了|搞定了|解决了|不(用|必|需要)?(查|找|看|弄|管)[\u4e00-\u9fff]{0,4}了|再说/iu;
+  /^\W*(oh,?\s*)?(it|that|this|everything|all)?\s*('?s|is|was)?\s*(works?|working|fine|ok|okay|good|sorted|fixed|resolved|back)\b|\b(works|working|fixed|sorted|resolved) (now|itself|again)\b|\b(sorted|figured|worked|straightened)\s+(it|that|this|things)\s+out\b|\b(fixed|solved|sorted)\s+(it|that|this)\b|\bgot (it|that) (working|going|sorted)\b|\b(?:went|goes|has gone|'s gone) away\b|\b(?:disappeared|vanished|cleared up|sorted itself out|fixed itself|resolved itself)\b|(?:自己)?(?:消失|好)了|\b(?:it|that|this|they)(?:'s|'re|\s+is|\s+are)?\s+[a-z]+(?:s|ing)\s+(?:fine\s+|ok\s+)?(?:now|again)\W*$|好了|没事|没问题|能用了|可以了|正常了|搞定了|解决了|不(用|必|需要)?(查|找|看|弄|管)[\u4e00-\u9fff]{0,4}了|再说/iu;
 
 /** What a retraction takes back, pointed at rather than said: "…the bit about the logs", "…my previous reply", "…上面那段". */
-const POINTS_BACK = /^\W*(?:what|everything|all|anything)\s+(?:i|we|the user)\s+(?:just\s+)?(?:typed|said|wrote|asked|sent|mentioned|pasted)\b|^\W*(?:(?:ignore|disregard|forget|skip|drop)\s+)?(?:(?:the|my|that|this|your)\s+)?(?:last|previous|earlier|above|prior|first|second)\s+(?:\w+\s+)?(?:message|msg|one|question|bit|part|comment|point|thing|line|reply|answer|request|paragraph)s?\b|^\W*(?:the\s+)?(?:bit|part)\s+about\b|^\W*(?:上|前|刚才|刚刚|之前)(?:一|两|面|那)?(?:条|句|段|个)/iu;
+const POINTS_BACK = /^\W*(?:about|regarding|re:?)\s|^\W*(?:what|everything|all|anything)\s+(?:i|we|the user)\s+(?:just\s+)?(?:typed|said|wrote|asked|sent|mentioned|pasted)\b|^\W*(?:(?:ignore|disregard|forget|skip|drop)\s+)?(?:(?:the|my|that|this|your)\s+)?(?:last|previous|earlier|above|prior|first|second)\s+(?:\w+\s+)?(?:message|msg|one|question|bit|part|comment|point|thing|line|reply|answer|request|paragraph)s?\b|^\W*(?:the\s+)?(?:bit|part)\s+about\b|^\W*(?:上|前|刚才|刚刚|之前)(?:一|两|面|那)?(?:条|句|段|个)/iu;
 
 /** Why the speaker takes it back, not a new decision: "I was just testing", "wrong window", "我就是随口一说". */
 const EXCUSE = /^\W*(?:i\s+was\s+(?:just\s+)?(?:thinking|testing|typing|rambling|talking\s+to\s+myself|joking|kidding|venting)|(?:that\s+was\s+(?:meant\s+for\s+|for\s+)?|)wrong\s+(?:chat|window|tab|thread|person)|my\s+(?:bad|mistake))\b|^\W*(?:我)?(?:就是|只是)?(?:随口|随便)(?:一说|说说)|^\W*(?:发错了|打错了)/iu;

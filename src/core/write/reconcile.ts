@@ -2,11 +2,11 @@ import type { EngineConfig } from "../config.js";
 import type { MemoryRecord, MemorySource, MemoryType } from "../model/memory.js";
 import { unreadable, type Thresholds } from "../model/profiles.js";
 import { hasCjk, isMostlyCjk } from "../text/cjk.js";
-import { contentTokenSet, diceOf, lexicalSimilarity, tokenDifference } from "../text/tokens.js";
+import { contentTokens, contentTokenSet, diceOf, lexicalSimilarity, tokenDifference } from "../text/tokens.js";
 import { chineseNumeral, withDigits } from "../text/numerals.js";
 import { cosine } from "../text/vector.js";
 import { isGenericSubject } from "./classify.js";
-import { announcesChange, isAdditive, correctsEarlier, holdsValue, keysDiffer, subjectNamesSlot, numberedAttribute, oldValues, progressFrame, responsibilityReading, sameLeadingThing, sameSlot, taskLabel, valueReplacedByPhrase, valueTokens, versionedSlot, versionsOfTwoThings } from "./slot.js";
+import { announcesChange, isAdditive, correctsEarlier, holdsValue, keysDiffer, subjectNamesSlot, numberedAttribute, boundedAttribute, oldValues, progressFrame, responsibilityReading, sameLeadingThing, sameSlot, slotTokens, taskLabel, valueReplacedByPhrase, valueTokens, versionedSlot, versionsNamed, versionsOfTwoThings } from "./slot.js";
 
 export interface Candidate {
   content: string;
@@ -346,7 +346,7 @@ export function relate(candidate: Candidate, existing: MemoryRecord, existingVec
 
   // A version is a value of the name it follows; a status line's number is more often an item of a series ("sprint 14").
   const versioned = !bothTasks && (lexical || sim >= t.namedValueTopic) ? versionedSlot(candidate.content, existing.content) : null;
-  const slot = sameSlot(candidate.content, existing.content) ?? numberedAttribute(candidate.content, existing.content) ?? versioned ?? responsible ?? (subjectsSpecific && subjectNamesSlot(existing.subject) ? { common: [existing.subject] } : null);
+  const slot = sameSlot(candidate.content, existing.content) ?? numberedAttribute(candidate.content, existing.content) ?? boundedAttribute(candidate.content, existing.content) ?? versioned ?? responsible ?? (subjectsSpecific && subjectNamesSlot(existing.subject) ? { common: [existing.subject] } : null);
   const restatement = sim >= (lexical ? w.restatementSimilarityLexical : t.restatementSimilarity);
   // Two close statements with different values said within the tie window: maybe one slot, maybe two
   // attributes — too close to call, so both stay and the conflict is reported ("when unsure, keep both and say so").
@@ -358,7 +358,14 @@ export function relate(candidate: Candidate, existing: MemoryRecord, existingVec
   const topicThreshold = lexical ? w.topicSimilarityCjk : t.topicSimilarity;
   // With a cue, shared words are evidence of the same topic too ("lint the Python code with Flake8" → "switched to Ruff for linting the Python code").
   const sameTopic = topicSimilarity(sim, clauses) >= topicThreshold || lexicalSimilarity(candidate.content, existing.content) >= w.lexicalTopicWithCue;
-  const cued = (UPDATE_CUE.test(candidate.content) || announcesChange(candidate.content)) && sameTopic && sharesAttribute(candidate.content, existing.content, thingOf(candidate, existing));
+  const cued =
+    (UPDATE_CUE.test(candidate.content) || announcesChange(candidate.content)) &&
+    sameTopic &&
+    sharesAttribute(candidate.content, existing.content, thingOf(candidate, existing)) &&
+    !versionOfAnotherName(candidate.content, existing.content) &&
+    // A statement that names the value it replaces says which memory it replaces: closeness alone does not make
+    // another one it ("the editor switched from Slate to Lexical" is no new value for where the app is hosted).
+    !namesAnotherValue(candidate, existing);
   if (!slot && !restatement && !cued) return null;
 
   const reason = slot ? `same slot (${slot.common.join(" ")}), different value` : `same topic (similarity ${sim.toFixed(2)}), different value`;
@@ -372,11 +379,52 @@ export function relate(candidate: Candidate, existing: MemoryRecord, existingVec
  * shares nothing with "订单中心网关的超时是 30 秒" but the gateway.
  */
 function sharesAttribute(a: string, b: string, thing: Set<string> = new Set()): boolean {
-  const other = contentTokenSet(b);
-  const shared = [...contentTokenSet(a)].some((t) => other.has(t) && !thing.has(t) && !isGenericSubject(t) && !/^(we|team|用户|我们)$/.test(t));
+  // The verb of change is no attribute: "改用 uni-app" and "改用 OpenSearch" share only how they changed.
+  const other = slotTokens(b);
+  const shared = [...slotTokens(a)].some((t) => other.has(t) && !thing.has(t) && !isGenericSubject(t) && !/^(we|team|用户|我们)$/.test(t));
   // About the same thing, a value of the same kind is the same attribute however it is worded: a new clock time
   // for "trucks leave at 6:30 PM" ("pull out at 8:15"), a number in the same unit; a port is no timeout.
   return shared || (thing.size > 0 && [...valueKinds(a)].some((k) => valueKinds(b).has(k)));
+}
+
+/**
+ * The statement names the value it replaces, and the older one, in the same language, holds no word of it:
+ * the named value is held by another memory, or by none.
+ */
+function namesAnotherValue(candidate: Candidate, existing: MemoryRecord): boolean {
+  const olds = candidate.oldValues ?? oldValues(candidate.content);
+  if (olds.length === 0 || hasCjk(candidate.content) !== hasCjk(existing.content)) return false;
+  const held = contentTokenSet(existing.content);
+  return olds.every((v) => v.every((t) => !held.has(t))) && sharesOnlyTheThing(candidate.content, existing.content);
+}
+
+/**
+ * All the two statements share is what they are about: a proper name ("Ledgerly", "Quillpad") or the noun
+ * phrase both open with ("工单系统…"). An old value named in other words ("Nougat is dead to us" for minSdk
+ * 24, "the old pin") is still judged by an attribute word they share ("minSdk").
+ */
+function sharesOnlyTheThing(a: string, b: string): boolean {
+  const other = slotTokens(b);
+  const shared = [...slotTokens(a)].filter((t) => other.has(t));
+  if (shared.length === 0) return false;
+  const names = new Set([...`${a} ${b}`.matchAll(/(?<=\s|^)\p{Lu}[\p{Ll}\d]+(?:[-'’][\p{L}\d]+)*/gu)].flatMap((m) => contentTokens(m[0])));
+  let prefix = 0;
+  while (prefix < Math.min(a.length, b.length) && a[prefix] === b[prefix]) prefix++;
+  const opening = hasCjk(a) && prefix >= 2 ? contentTokenSet(a.slice(0, prefix)) : new Set<string>();
+  return shared.every((t) => names.has(t) || opening.has(t));
+}
+
+/**
+ * A change whose new value is a version of a name the older statement never mentions, while the older holds
+ * no version at all: the change is to that name's version, another attribute. Examples, in no case file:
+ * "the Rails app was upgraded to Ruby 3.3" does not replace "the billing API is served by a Rails app";
+ * "Django 服务的 Python 升级到了 3.12" does not replace "后端接口由 Django 服务提供".
+ */
+function versionOfAnotherName(candidate: string, existing: string): boolean {
+  const versions = versionsNamed(candidate);
+  if (versions.size === 0 || versionsNamed(existing).size > 0) return false;
+  const held = contentTokenSet(existing);
+  return [...versions.keys()].every((name) => contentTokens(name).every((t) => !held.has(t)));
 }
 
 /** The kinds of value a statement gives: a clock time, a date, or a number with the unit word after it. */

@@ -157,13 +157,24 @@ const NAMES_OLD_VALUE: RegExp[] = [
   new RegExp(String.raw`${CJK_PHRASE}(?:已经|已)(?:被)?(?:换成|改成|改为|替换|取代|弃用|停用)`, "u"),
 ];
 
+/**
+ * In a sentence that announces a change, a name called the original one is the value left behind: "moved the
+ * docs to Starlight, the old Docusaurus theme is archived", "监控改用 VictoriaMetrics 了，原来的 Prometheus 只留一周".
+ * Outside a change "the original X" is only a name ("原来的 Jenkins 还在机房").
+ */
+const NAMES_OLD_VALUE_IN_A_CHANGE: RegExp[] = [
+  new RegExp(String.raw`\b(?:the\s+)?(?:old|previous|former|original|legacy)\s+([A-Z0-9][\p{L}\p{N}._+#/-]*(?:\s+[A-Z0-9.][\p{L}\p{N}._+#/-]*){0,2})`, "u"),
+  new RegExp(String.raw`(?:原来的|之前的|以前的|原先的|旧的|老的)\s*([A-Za-z0-9][A-Za-z0-9._+#/-]*(?:\s+[A-Za-z0-9][A-Za-z0-9._+#/-]*){0,2})`, "u"),
+];
+
 /** Words that can open the captured phrase but are not part of the value ("from the old X"). */
 const LEADING_NOISE = /^(?:(?:old|previous|former|legacy|original|existing|current|our|the|a|an|using|use)\s+|(?:原来的|之前的|以前的|旧的|老的)\s*)/i;
 
 /** The values a statement says it replaces ("from A to B" → A), as content tokens; empty when it names none. */
 export function oldValues(text: string): string[][] {
   const out: string[][] = [];
-  for (const rule of NAMES_OLD_VALUE) {
+  const rules = announcesChange(text) ? [...NAMES_OLD_VALUE, ...NAMES_OLD_VALUE_IN_A_CHANGE] : NAMES_OLD_VALUE;
+  for (const rule of rules) {
     const m = text.match(rule);
     // A phrase found before its marker may reach back over a sentence break ("…lot it is. Woodside's off the table"): only its own sentence counts.
     const phrase = m?.[1]?.split(/[.!?;:,](?=\s)/).pop()?.replace(LEADING_NOISE, "").trim();
@@ -243,7 +254,7 @@ const OWNER_WORDS = new Set(["user", "team", "project", "we", "用户", "我们"
 const CHANGE_WORDS = new RegExp(CHANGE_VERB.source, "giu");
 
 /** Content tokens without the change and filler words that do not belong to the slot ("now", "switched", "改成"). */
-function slotTokens(text: string): Set<string> {
+export function slotTokens(text: string): Set<string> {
   const out = new Set<string>();
   for (const t of contentTokens(withoutSpeaker(text).replace(CHANGE_WORDS, " "))) if (!/^(now|new|current|currently|latest|update|updat|today)$/.test(t)) out.add(t);
   return out;
@@ -467,6 +478,34 @@ export function numberedAttribute(newer: string, older: string): SlotMatch | nul
 }
 
 /**
+ * A bound on a thing: the most (or the least) it allows, in a unit. The bound word is the attribute and the
+ * wording of the bound is not ("uploads are capped at 20 MB" / "max upload size: 50 MB", "单次请求最多 200 条" /
+ * "单次请求上限：500 条"): one bound of one kind, in one unit, on the same thing is one slot.
+ */
+const UPPER_BOUND = /\b(?:max(?:imum)?|limit(?:s|ed)?|cap(?:s|ped)?|up\s+to|at\s+most|no\s+more\s+than|ceiling)\b|上限|最多|最大|不超过|封顶/iu;
+const LOWER_BOUND = /\b(?:min(?:imum)?|at\s+least|no\s+less\s+than|no\s+fewer\s+than)\b|下限|最少|最低|至少|不低于|不少于/iu;
+const BOUND_WORD = /^(?:max|maximum|limit|limits|limited|cap|caps|capped|up|most|no|more|than|ceiling|min|minimum|least|less|fewer|上限|最多|最大|不超过|封顶|下限|最少|最低|至少|不低于|不少于)$/u;
+
+function boundOf(text: string): { kind: "upper" | "lower"; value: number; unit: string; thing: string[] } | null {
+  const upper = UPPER_BOUND.test(text);
+  if (upper === LOWER_BOUND.test(text)) return null;
+  const quantities = [...text.matchAll(/(\d[\d,]*(?:\.\d+)?)\s*([A-Za-z%]+|[\u4e00-\u9fff])/gu)];
+  if (quantities.length !== 1) return null;
+  const q = quantities[0] as RegExpMatchArray;
+  const unit = (q[2] as string).toLowerCase();
+  const thing = contentTokens(text.replace(q[0], " ")).filter((t) => !BOUND_WORD.test(t) && !UPPER_BOUND.test(t) && !LOWER_BOUND.test(t));
+  return { kind: upper ? "upper" : "lower", value: Number((q[1] as string).replace(/,/g, "")), unit, thing };
+}
+
+export function boundedAttribute(newer: string, older: string): SlotMatch | null {
+  const a = boundOf(newer);
+  const b = boundOf(older);
+  if (!a || !b || a.kind !== b.kind || a.unit !== b.unit || a.value === b.value) return null;
+  const common = a.thing.filter((t) => b.thing.includes(t));
+  return common.length >= 2 && common.length >= Math.max(a.thing.length, b.thing.length) * 0.6 ? { common, onlyNew: [String(a.value)], onlyOld: [String(b.value)] } : null;
+}
+
+/**
  * A name and the version given to it: "we deploy with Helm 3.14" → helm: 3.14, "Gradle 版本是 8.5" →
  * gradle: 8.5. A plain number after a lowercase word is an amount ("port 8080", "retries 5"), and a
  * number with a unit after it is a quantity, not a version.
@@ -561,6 +600,13 @@ const WHEN_WORDS = new Set(
 const PERSON_EN = String.raw`((?!(?:The|We|It|This|That|Our|They|He|She|I|You|Nobody|Someone|Everyone)\b)[A-Z][\p{Ll}'-]+(?:\s+[A-Z][\p{Ll}'-]+)?)`;
 const PERSON_ZH = String.raw`((?![我你他她它我们大家团队])[\u4e00-\u9fff]{2,3}?)`;
 
+/** "Is" between a role and its holder: the verb, or a colon standing for it ("Release captain: Ines"). */
+const COPULA_EN = String.raw`(?:\s+(?:is|are)\s+(?:now\s+|currently\s+|still\s+)?|\s*[:：]\s*)`;
+/** The earlier holder in a Chinese hand-over ("从老陈换成了…"). */
+const PERSON_ZH_FROM = String.raw`(?:[\u4e00-\u9fff]{2,3}?)`;
+/** A starting date before the role ("从下月起…", "自 5 月 2 日起…"): when, not what is held. */
+const SINCE_ZH = String.raw`(?:(?:从|自)[^，。,；;]{1,12}?起\s*)?`;
+
 /**
  * A role named by an agent noun: an English noun with an agent suffix or a noun of leading ("reviewer",
  * "coordinator", "lead", "head", "DRI"), a Chinese noun ending in a suffix of a person's role (审核人, 组长,
@@ -579,15 +625,17 @@ const RESPONSIBLE: Array<{ rule: RegExp; personFirst: boolean }> = [
   { rule: new RegExp(String.raw`^(?:the\s+)?(?:owner|maintainer|lead|point of contact|contact)\s+(?:of|for)\s+(?:the\s+)?(.+?)\s+is\s+(?:now\s+)?${PERSON_EN}`, "u"), personFirst: false },
   { rule: new RegExp(String.raw`^(?:the\s+)?(.+?)['’]s\s+(?:owner|maintainer|lead)\s+is\s+(?:now\s+)?${PERSON_EN}`, "u"), personFirst: false },
   { rule: new RegExp(String.raw`^${PERSON_EN}\s+(?:now\s+|still\s+|will\s+)?(?:owns|maintains|leads|is\s+responsible\s+for|is\s+in\s+charge\s+of|looks\s+after|(?:is|are)\s+taking\s+over|takes\s+over|took\s+over|has\s+taken\s+over|take\s+over)\s+(?:the\s+)?(.+?)(?=\s+(?:from|starting|as\s+of|since|until|for\s+now)\b|[.,;!]|$)`, "u"), personFirst: true },
-  { rule: new RegExp(String.raw`^([^，。,；;]+?)的?(?:负责人|对接人|维护人|主负责人|owner)(?:现在|以后|目前|已经)?(?:是|为|换成了?|改成了?|变成了?|改为)${PERSON_ZH}(?:[，。,；;！!了\s]|$)`, "u"), personFirst: false },
+  { rule: new RegExp(String.raw`^${SINCE_ZH}([^，。,；;]+?的?(?:负责人|对接人|维护人|主负责人|owner))(?:现在|以后|目前|已经)?(?:从${PERSON_ZH_FROM})?(?:是|为|换成了?|改成了?|变成了?|改为|[:：]\s*)${PERSON_ZH}(?:[，。,；;！!了\s]|$)`, "u"), personFirst: false },
   { rule: new RegExp(String.raw`^([^，。,；;]+?)(?:以后|现在|目前|今后|从[^，。]{1,6}起|开始)?(?:由|归)${PERSON_ZH}(?:来)?(?:负责|管|维护|跟进|对接|接手)`, "u"), personFirst: false },
   // Any role named by an agent noun, held by a person: the role's words are part of what is held ("the Orbit
   // release manager is Greta", "the on-call reviewer for billing is Sam", "Greta is now the Orbit release manager",
   // "合同审核人是何静", "前端组长换成了孙悦"): two roles of one thing are two slots.
-  { rule: new RegExp(String.raw`^(?:the\s+|our\s+)?(.+?\b${ROLE_EN}(?:\s+(?:for|of|on)\s+(?:the\s+)?[^,.;!]+?)?)\s+(?:is|are)\s+(?:now\s+|currently\s+|still\s+)?${PERSON_EN}(?=\s*(?:[.,;!()]|$)|\s+(?:now|from|since|starting|as\s+of)\b)`, "u"), personFirst: false },
-  { rule: new RegExp(String.raw`^(?:the\s+|our\s+)?(${ROLE_EN}(?:\s+(?:for|of|on)\s+(?:the\s+)?[^,.;!]+?))\s+(?:is|are)\s+(?:now\s+|currently\s+|still\s+)?${PERSON_EN}(?=\s*(?:[.,;!()]|$)|\s+(?:now|from|since|starting|as\s+of)\b)`, "u"), personFirst: false },
-  { rule: new RegExp(String.raw`^${PERSON_EN}\s+(?:is|will\s+be|has\s+become|became)\s+(?:now\s+)?(?:the\s+|our\s+)(.+?\b${ROLE_EN}(?:\s+(?:for|of|on)\s+(?:the\s+)?[^,.;!]+?)?)\s*(?:[.,;!]|$)`, "u"), personFirst: true },
-  { rule: new RegExp(String.raw`^([^，。,；;]*?${ROLE_ZH})(?:现在|以后|目前|今后|已经)?(?:是|为|换成了?|改成了?|变成了?|改为|换为)${PERSON_ZH}(?:[，。,；;！!了\s]|$)`, "u"), personFirst: false },
+  { rule: new RegExp(String.raw`^(?:the\s+|our\s+)?(.+?\b${ROLE_EN}(?:\s+(?:for|of|on)\s+(?:the\s+)?[^,.;!:：]+?)?)${COPULA_EN}${PERSON_EN}(?=\s*(?:[.,;!()]|$)|\s+(?:now|from|since|starting|as\s+of)\b)`, "u"), personFirst: false },
+  { rule: new RegExp(String.raw`^(?:the\s+|our\s+)?(${ROLE_EN}(?:\s+(?:for|of|on)\s+(?:the\s+)?[^,.;!:：]+?))${COPULA_EN}${PERSON_EN}(?=\s*(?:[.,;!()]|$)|\s+(?:now|from|since|starting|as\s+of)\b)`, "u"), personFirst: false },
+  { rule: new RegExp(String.raw`^${PERSON_EN}\s+(?:is|will\s+be|has\s+become|became)\s+(?:now\s+)?(?:the\s+|our\s+)(.*?\b${ROLE_EN}(?:\s+(?:for|of|on)\s+(?:the\s+)?[^,.;!]+?)?)\s*(?:[.,;!]|$)`, "u"), personFirst: true },
+  { rule: new RegExp(String.raw`^${SINCE_ZH}([^，。,；;:：]*?${ROLE_ZH})(?:现在|以后|目前|今后|已经)?(?:从${PERSON_ZH_FROM})?(?:是|为|换成了?|改成了?|变成了?|改为|换为|[:：]\s*)${PERSON_ZH}(?:[，。,；;！!了\s]|$)`, "u"), personFirst: false },
+  // The holder introduced by 由 after the role, whatever the verb ("质检组长由周倩暂代", "运维主管由老马兼任").
+  { rule: new RegExp(String.raw`^${SINCE_ZH}([^，。,；;:：]*?${ROLE_ZH})(?:现在|以后|目前|今后|暂时|已经)?由${PERSON_ZH}[\u4e00-\u9fff]{1,2}(?:[，。,；;！!了\s]|$)`, "u"), personFirst: false },
 ];
 
 /**
@@ -603,9 +651,12 @@ export function responsibilityReading(newer: string, older: string): SlotMatch |
   return a.person === b.person ? null : { common: a.thing.filter((t) => b.thing.includes(t)), onlyNew: [a.person], onlyOld: [b.person] };
 }
 
+/** Words for being responsible in general: the thing is what tells two such slots apart ("发票服务负责人" / "报销服务负责人"). */
+const GENERIC_RESPONSIBILITY = /^(?:负责人|负责|对接人|维护人|主负责人|owner|owners|maintainer|maintainers|lead|leads)$/iu;
+
 function sameThing(a: string[], b: string[]): boolean {
   // A lone ideograph is a suffix more often than a word ("审核人" / "归档人" share only 人).
-  const words = (ts: string[]) => ts.filter((t) => !/^[\u4e00-\u9fff]$/.test(t));
+  const words = (ts: string[]) => ts.filter((t) => !/^[\u4e00-\u9fff]$/.test(t) && !GENERIC_RESPONSIBILITY.test(t));
   [a, b] = [words(a), words(b)];
   const common = a.filter((t) => b.includes(t));
   return common.length > 0 && common.length >= Math.max(a.length, b.length) * 0.6;

@@ -1,5 +1,5 @@
 import { strict as assert } from "node:assert";
-import { askedKind, favourAnswerKind, holdsKind } from "../../../src/core/recall/answerKind.js";
+import { askedKind, askedNoun, favourAnswerKind, holdsKind } from "../../../src/core/recall/answerKind.js";
 import { makeEngine } from "../../helpers/fakes.js";
 
 describe("recall/answerKind", () => {
@@ -47,6 +47,17 @@ describe("recall/answerKind", () => {
     assert.deepEqual(favourAnswerKind("What does the depot store?", texts, [0.5, 0.52], 0.05), [0.5, 0.52]);
     assert.deepEqual(favourAnswerKind("How far is the depot?", [texts[0]!, "It is 3 km to the yard."], [0.5, 0.52], 0.05), [0.5, 0.52]);
     assert.deepEqual(favourAnswerKind("How far is the depot?", texts, [0.5, 0.52], 0), [0.5, 0.52]);
+  });
+
+  it("reads the noun a which/what question asks a value of (fresh10)", () => {
+    assert.equal(askedNoun("Which compiler does the firmware team use?"), "compiler");
+    assert.equal(askedNoun("What kind of cache sits in front of the catalog API?"), "cache");
+    assert.equal(askedNoun("What is the catalog API written in?"), null);
+    assert.equal(askedNoun("打印机用什么墨盒？"), "墨盒");
+    assert.equal(askedNoun("门禁系统是哪家的？"), null);
+    const texts = ["The firmware team's compiler is GCC 13.", "The firmware team ships a build every month."];
+    assert.deepEqual(favourAnswerKind("Which compiler does the firmware team use?", texts, [0.5, 0.52], 0.05), [0.55, 0.52]);
+    assert.deepEqual(favourAnswerKind("Which compiler does the firmware team use?", [texts[1]!, "The team likes Rust."], [0.5, 0.52], 0.05), [0.5, 0.52], "nobody names it: nothing moves");
   });
 
   it("on the engine, a how-many question ranks the memory with the count first, and only reorders", async () => {

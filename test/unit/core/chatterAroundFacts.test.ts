@@ -154,3 +154,37 @@ describe("thanks for help given at a time", () => {
     assert.equal(extractRules("thanks for yesterday's tip: the proxy listens on 8443", opts).length, 1);
   });
 });
+
+// Kinds from a set written without looking at the rules (eval/judgement/fresh10): a laugh that turns to business
+// keeps the business; a degree word and a feeling is a mood; "never mind about X, it <does> now" is a problem gone.
+describe("a laugh or a sigh that turns to business", () => {
+  for (const [text, kept] of [
+    ["haha ok, jokes aside: the payroll export runs on the 25th of every month", /payroll export/],
+    ["lmao anyway, the kiosk firmware only boots from the second partition", /kiosk firmware/],
+    ["呵呵，言归正传，仓库的盘点每季度末做一次", /盘点/],
+    ["哈哈说真的，客服热线只在工作日九点到六点有人接", /客服热线/],
+  ] as const) {
+    it(`keeps the business of: ${text}`, () => {
+      const items = extractRules(text, opts);
+      assert.equal(items.length, 1, JSON.stringify(items));
+      assert.match(items[0]!.content, kept);
+      assert.doesNotMatch(items[0]!.content, /haha|lmao|呵呵|哈哈|jokes aside|言归正传|说真的/i);
+    });
+  }
+  for (const text of ["haha anyway", "lol the coffee machine is broken again", "哈哈哈，笑死我了"]) {
+    it(`keeps nothing of: ${text}`, () => {
+      assert.deepEqual(extractRules(text, opts), [], JSON.stringify(extractRules(text, opts)));
+    });
+  }
+});
+
+describe("a mood said with a degree word, and a problem that went away", () => {
+  for (const text of ["这周真郁闷，需求改了三遍", "今天有点焦虑，面试排到下午了😣", "never mind about the broken preview build, it renders now", "forget the login loop thing, it behaves again", "Never mind, the sync error went away after a restart", "算了，那个报错自己消失了"]) {
+    it(`keeps nothing of: ${text}`, () => {
+      assert.deepEqual(extractRules(text, opts), [], JSON.stringify(extractRules(text, opts)));
+    });
+  }
+  it("a retraction followed by a new decision keeps the decision", () => {
+    assert.equal(extractRules("never mind the cron idea, we'll trigger the export from the CI pipeline instead", opts).length, 1);
+  });
+});

@@ -396,9 +396,67 @@ describe("who is responsible for a thing is one slot, however it is said", () =>
     assert.equal(relation("支付网关的值班负责人是赵磊。", "fact", "赵磊休假了，支付网关的值班负责人改成了孙悦。", "fact", 0.93)?.kind, "supersedes");
     assert.equal(relation("合同审核人是刘洋。", "fact", "合同审核人是何静。", "fact", 0.95)?.kind, "supersedes");
   });
+  it("the person may be the subject of 'the <role> of <thing>', and a colon may stand for 'is' (fresh10)", () => {
+    assert.equal(relation("The invoice exporter is maintained by Carla.", "fact", "Yusuf is the maintainer of the invoice exporter.", "fact", 0.9)?.kind, "supersedes");
+    assert.equal(relation("Nadia is the lead of the search cluster rollout.", "fact", "Omar moved over from QA; he is not the lead, Priscilla is now the search cluster rollout lead.", "fact", 0.9)?.kind, "supersedes");
+    assert.equal(relation("Search cluster owner: Nadia.", "fact", "The search cluster owner is Omar.", "fact", 0.93)?.kind, "supersedes");
+    assert.equal(relation("审批流程的负责人是高翔。", "fact", "审批流程的负责人：郑宇。", "fact", 0.93)?.kind, "supersedes");
+  });
+  it("a Chinese hand-over may name the old holder and a date, and an acting holder is the holder (fresh10)", () => {
+    assert.equal(relation("数据平台负责人从郑宇换成了高翔。", "fact", "高翔去读博了，自 3 月 1 日起数据平台负责人由林峰代理。", "fact", 0.9)?.kind, "supersedes");
+    assert.equal(relation("数据平台的负责人是郑宇。", "fact", "数据平台负责人从郑宇换成了高翔，郑宇去带新人了。", "fact", 0.9)?.kind, "supersedes");
+    assert.equal(relation("数据平台负责人从郑宇换成了高翔，郑宇去带新人了。", "fact", "高翔借调一个月，从下周一起数据平台负责人由林峰代理。", "fact", 0.88)?.kind, "supersedes");
+    assert.equal(relation("Yusuf is the maintainer of the invoice exporter.", "fact", "Yusuf is the maintainer of the audit logger.", "fact", 0.9), null);
+    assert.equal(relation("数据平台负责人从郑宇换成了高翔。", "fact", "报表平台负责人由林峰代理。", "fact", 0.9), null);
+  });
   it("two roles of one thing are two slots, even when the statements sit close", () => {
     assert.equal(relation("The release manager for Orbit is Tomas.", "fact", "The QA lead for Orbit is Greta.", "fact", 0.95), null);
     assert.equal(relation("合同审核人是刘洋。", "fact", "合同归档人是何静。", "fact", 0.95), null);
+  });
+});
+
+describe("a bound on one thing in one unit is one slot, however the bound is worded (fresh10)", () => {
+  it("a new cap on the same thing replaces the old one", () => {
+    assert.equal(relation("The export job caps each CSV at 50 MB.", "constraint", "Max CSV size for the export job: 200 MB.", "constraint", 0.88)?.kind, "supersedes");
+    assert.equal(relation("批量接口单次最多提交 200 条记录。", "constraint", "批量接口单次提交记录上限：500 条。", "constraint", 0.88)?.kind, "supersedes");
+  });
+  it("a bound on another attribute of the thing, or a floor against a cap, stays beside it", () => {
+    assert.equal(relation("The export job caps each CSV at 50 MB.", "constraint", "The export job keeps up to 900 MB of temporary files in memory.", "constraint", 0.85), null);
+    assert.equal(relation("The export job caps each CSV at 50 MB.", "constraint", "The export job needs at least 200 MB of free disk.", "constraint", 0.85), null);
+  });
+});
+
+describe("a change that calls a name the old one names the value it replaces, and only that memory (fresh10)", () => {
+  it("'原来的 X' / 'the old X' in a change names X", () => {
+    assert.equal(relation("构建工具用的是 webpack 5。", "fact", "构建工具改用 Vite 了，原来的 webpack 配置已经删掉。", "fact", 0.9)?.kind, "supersedes");
+    assert.equal(relation("The docs site is built with Docusaurus.", "fact", "We moved the docs site to Starlight; the old Docusaurus theme is archived.", "fact", 0.88)?.kind, "supersedes");
+    assert.equal(relation("The idle power budget is 40 mW per board.", "fact", "待机功耗预算调整为 60 mW，原来的 40 mW 达不到。", "fact", 0.86)?.kind, "supersedes");
+  });
+  it("another thing changed the same way is not replaced: the verb of change is no attribute", () => {
+    assert.equal(relation("站内搜索不再用 Solr，改用 Meilisearch 1.6。", "fact", "构建工具改用 Vite 了，原来的 webpack 配置已经删掉。", "fact", 0.92), null);
+  });
+});
+
+describe("a change to a versioned name replaces only a memory that names it (fresh10)", () => {
+  it("the runtime of a service upgraded is not what the service provides", () => {
+    assert.equal(relation("后端接口由 Django 服务提供。", "fact", "Django 服务的 Python 版本升级到了 Python 3.12。", "fact", 0.89), null);
+    assert.equal(relation("The billing API is served by a Rails app.", "fact", "The Rails app was upgraded to Ruby 3.3.", "fact", 0.88), null);
+  });
+  it("the same name given a new version still replaces", () => {
+    assert.equal(relation("The Rails app runs on Ruby 3.1.", "fact", "The Rails app was upgraded to Ruby 3.3.", "fact", 0.9)?.kind, "supersedes");
+    assert.equal(relation("Django 服务跑在 Python 3.10 上。", "fact", "Django 服务的 Python 版本升级到了 Python 3.12。", "fact", 0.9)?.kind, "supersedes");
+  });
+});
+
+describe("a statement that names the value it replaces replaces only a memory holding it (fresh9, fresh10)", () => {
+  it("another change of the same project is not replaced by closeness", () => {
+    assert.equal(relation("We moved Quillpad off Render onto Fly.io.", "fact", "Quillpad's editor component switched from Slate to Lexical.", "fact", 0.89), null);
+    assert.equal(relation("工单系统从禅道迁到了 Jira。", "fact", "工单系统的通知渠道从邮件改成了飞书。", "fact", 0.9), null);
+  });
+  it("the memory that holds the named value is still replaced", () => {
+    assert.equal(relation("Quillpad's editor component is built on Slate.", "fact", "Quillpad's editor component switched from Slate to Lexical.", "fact", 0.89)?.kind, "supersedes");
+    assert.equal(relation("The wiki data lives in CouchDB 2.3.", "fact", "We moved the wiki off CouchDB onto SQLite.", "fact", 0.88)?.kind, "supersedes");
+    assert.equal(relation("Kestrel iOS deploymentTarget is 15.", "fact", "Bumped deploymentTarget to 16, Big Sur-era devices are dead to us.", "fact", 0.93)?.kind, "supersedes", "an old value named in other words is judged by the attribute word");
   });
 });
 
