@@ -63,15 +63,23 @@ export function holdsKind(text: string, kind: AnswerKind): boolean {
  * one that only names the same thing ("the firmware ships monthly") does not. None when the wh-word stands
  * alone ("what is…", "是哪家的").
  */
-const EN_ASKED_NOUN = /\b(?:which|what)\s+(?:(?:kind|type|sort|version)\s+of\s+)?(?!(?:is|are|was|were|do|does|did|will|would|can|could|should|has|have|had|about|if|else|happened|happens|the|a|an|of|to|for|we|you|they|i|he|she|it)\b)([a-z][a-z-]{2,})\b/i;
+const EN_ASKED_NOUN = /\b(?:which|what)\s+(?:(?:kind|type|sort|version)\s+of\s+)?(?!(?:is|are|was|were|do|does|did|will|would|can|could|should|has|have|had|about|if|else|other|one|ones|way|happened|happens|the|a|an|of|to|for|we|you|they|i|he|she|it)\b)([a-z][a-z-]{2,})\b/i;
 const ZH_ASKED_NOUN = /(?:什么|啥|哪个|哪种|哪款|哪一个|哪一种|哪套|哪类)([\u4e00-\u9fff]{2,4})/u;
+
+/** The noun before "是什么" in Chinese: "仓库系统的数据库是什么？" asks for a 数据库. */
+const ZH_NOUN_IS_WHAT = /的([\u4e00-\u9fff]{2,4}?)(?:是|用的是|选的是|叫)(?:什么|啥|哪个|哪种|哪款)/u;
 
 export function askedNoun(question: string): string | null {
   const en = EN_ASKED_NOUN.exec(question);
-  const zh = en ? null : ZH_ASKED_NOUN.exec(question);
-  const head = en?.[1] ?? zh?.[1];
-  if (!head) return null;
-  return contentTokens(head)[0] ?? null;
+  if (en?.[1]) return contentTokens(en[1])[0] ?? null;
+  const zh = ZH_ASKED_NOUN.exec(question)?.[1];
+  if (zh) return contentTokens(zh)[0] ?? null;
+  return ZH_NOUN_IS_WHAT.exec(question)?.[1] ?? null;
+}
+
+/** A memory names the noun: as a word in English, as a run of characters in Chinese (words there are not split by spaces). */
+function namesNoun(text: string, noun: string): boolean {
+  return /[\u4e00-\u9fff]/.test(noun) ? text.includes(noun) : contentTokens(text).includes(noun);
 }
 
 export function favourAnswerKind(question: string, texts: string[], relevance: number[], bonus: number): number[] {
@@ -79,7 +87,7 @@ export function favourAnswerKind(question: string, texts: string[], relevance: n
   const kind = askedKind(question);
   const noun = kind === null ? askedNoun(question) : null;
   if (kind === null && noun === null) return relevance;
-  const holds = texts.map((t) => (kind !== null ? holdsKind(t, kind) : contentTokens(t).includes(noun as string)));
+  const holds = texts.map((t) => (kind !== null ? holdsKind(t, kind) : namesNoun(t, noun as string)));
   if (holds.every(Boolean) || !holds.some(Boolean)) return relevance;
   return relevance.map((r, i) => (holds[i] ? Math.min(1, r + bonus) : r));
 }

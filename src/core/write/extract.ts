@@ -101,6 +101,10 @@ export const DROP_RULES: Array<{ name: string; test: (s: string, t: RuleThreshol
       // A groan in front colours a remark; a value after it is still a fact ("ugh, the staging box is still on Ubuntu 18").
       (/^(ugh|argh|oops|whoops|oh no|damn|hmm+)\b/i.test(s) && !carriesHardValue(s)) ||
       /^(let me|lemme|brb|be right back|i'?ll be right back|gotta go)\b/i.test(s) ||
+      // A breakdown complained about as happening again, as the whole sentence: "the printer on 2 is jammed again",
+      // "电梯又坏了，爬了六楼". Given as the reason for a change ("moved out of room 3, the radiator is dead again") it is not.
+      (/^[^,;，；—]*\b(?:is|'s|are|'re)\s+(?:broken|down|dead|jammed|busted|out|acting\s+up|playing\s+up)\s+again\b[^,;，；—]*$/i.test(s) && !/\b(?:if|when|whenever|until)\b/i.test(s)) ||
+      /^[^，,；;]{0,12}又(?:坏|挂|崩|卡|堵|停电|断网)了/.test(s) ||
       /^(我先|等一下|稍等)/.test(s),
   },
   {
@@ -142,7 +146,7 @@ export const DROP_RULES: Array<{ name: string; test: (s: string, t: RuleThreshol
     // drill has started again", "my kid keeps grabbing the mouse", "楼上又在装修".
     name: "around the speaker",
     test: (s) =>
-      /\b(?:my|the|our)\s+(?:dog|cat|puppy|kitten|kid|kids|baby|toddler|son|daughter|neighbou?r'?s?\s+\w+|neighbou?rs?)\s+(?:(?:won'?t|wont|will\s+not|can'?t|cannot)\s+stop|keeps?|is\s+(?:on|sitting\s+on|walking\s+on|chewing|crying|barking|screaming|yelling)|just\s+(?:jumped|knocked|walked))\b/i.test(s) ||
+      /\b(?:my|the|our)\s+(?:dog|cat|puppy|kitten|kid|kids|baby|toddler|son|daughter|neighbou?r'?s?\s+\w+|neighbou?rs?)\s+(?:(?:won'?t|wont|will\s+not|can'?t|cannot)\s+stop|keeps?|is\s+(?:on|sitting\s+on|walking\s+on|chewing|crying|barking|screaming|yelling)|just\s+[a-z]+)\b/i.test(s) ||
       /^(?:ok(?:ay)?\s+|right\s+|phew\s+)?(?:she'?s|he'?s|it'?s|they'?re)\s+(?:off|gone|asleep|down|quiet)(?:\s+now)?\W*$/i.test(s) ||
       /(?:狗|猫|孩子|宝宝|小孩|邻居|楼上)[^。，,]{0,6}(?:一直|又|在)(?:叫|哭|闹|吵|装修|捣乱)/.test(s) ||
       // The speaker's machine straining as they type: "my laptop's fan is howling", "电脑风扇狂转".
@@ -189,6 +193,9 @@ export const DROP_RULES: Array<{ name: string; test: (s: string, t: RuleThreshol
       // A glitch that came and went: "刚才网断了一下", "VPN 刚掉了一下，现在好了".
       /(?:刚才|刚刚|刚)[^，。]{0,8}(?:断|卡|掉线|掉|挂|闪退)了?一下/.test(s) ||
       /\b(long|rough|tough|crazy|hectic|exhausting|brutal|slow) (day|week|morning|night|shift)\b|\bhalf asleep\b|\b(jet-?lagged|hungover|burnt out|drained)\b/i.test(s) ||
+      // The speaker's own trip in the next day or so: "flying out to Lisbon tonight for a cousin's birthday", "明天飞成都参加婚礼".
+      /^\W*(?:i'?m\s+|we'?re\s+|the\s+user\s+is\s+)?(?:flying|driving|heading|travell?ing|off)\s+(?:out\s+|back\s+|over\s+)?to\s+[^.,;]{1,30}?\s+(?:tomorrow|tonight|today|this\s+(?:weekend|evening|afternoon|morning))\b/i.test(s) ||
+      /^(?:我)?(?:明天|今晚|今天|后天|周末)(?:要)?(?:飞|去|回|出差去?)[\u4e00-\u9fff]{1,6}(?:参加|看|玩|度假|探亲)/.test(s) ||
       // The day summed up as a feeling: "yet another day of back-to-back calls", "又是加班到半夜的一天".
       /\b(yet )?another (\w+ )?day of\b/i.test(s) ||
       /^\W*what an?\s+(?:\w+\s+)?(?:day|night|week|weekend|morning|evening|shift|ride|commute)\b[^a-z0-9]*$/i.test(s) ||
@@ -298,9 +305,29 @@ const REACTION = String.raw`(?:ha(?:ha)+|he(?:he)+|lol|lmao|rofl|ugh+|sigh|meh|w
 const TO_BUSINESS = String.raw`(?:any(?:way|how|ways)|(?:but\s+)?seriously(?:\s+though)?|(?:but\s+)?on\s+a\s+(?:more\s+)?serious\s+note|(?:jokes?|kidding)\s+aside|back\s+to\s+(?:business|work|the\s+point)|(?:不过|但是|但)?(?:说(?:正经|真|实在|认真|老实)(?:的|话)|(?:正经|认真|老实)说|言归正传|话说回来|说回正事|回到正题))`;
 const CHATTER_THEN_BUSINESS = new RegExp(String.raw`^\W*${REACTION}(?:[\s,，.。!！…~～]*${REACTION})*[\s,，.。!！…~～]*${TO_BUSINESS}[\s,，.。!！…~～:：—–-]*`, "iu");
 
-function businessAfterChatter(sentence: string): string | null {
+/**
+ * A marker that brings in a piece of information: after chatter in the same sentence it starts the statement.
+ * Examples, in no case file: "brb, fyi the invoices job moved to 2am", "哈哈 顺便提一下，发票都走电子票了".
+ */
+const INFO_MARKER = /(?<=^|[\s,，.。!！…~～:：;；—–\-*)）])(?:(?:but|and|so|oh)\s+)?(?:heads[- ]up|fyi|btw|by the way|for the record|just so you know|note that|reminder)\b[\s,:：;—–-]*|(?:说正事|说回正事|言归正传|话说回来|说(?:正经|真|实在|认真|老实)(?:的|话)|顺便(?:说|提|讲)(?:一)?下|记(?:一)?下|提醒(?:一)?下)[，,:：\s]*/giu;
+
+/** The opening of a sentence is chatter by itself: a laugh, a sigh, a pause or a return ("回来了～", "gotta run, back in 5."). */
+function isChatterOpening(text: string, t: RuleThresholds): boolean {
+  const bare = text.trim();
+  if (bare.replace(/[\s\p{P}\p{S}\p{Extended_Pictographic}]|\u200d|\ufe0f/gu, "").length === 0) return true;
+  if (BARE_INTERJECTION.test(bare)) return true;
+  return NOISE_DROP_RULES.some((r) => r.name !== "too short" && r.test(bare, t));
+}
+
+function businessAfterChatter(sentence: string, t: RuleThresholds): string | null {
   const m = CHATTER_THEN_BUSINESS.exec(sentence);
-  return m ? sentence.slice(m[0].length) : null;
+  if (m) return sentence.slice(m[0].length);
+  for (const marker of sentence.matchAll(INFO_MARKER)) {
+    const at = marker.index ?? 0;
+    const rest = sentence.slice(at + marker[0].length);
+    if (at > 0 && rest.trim().length > 0 && isChatterOpening(sentence.slice(0, at), t)) return rest;
+  }
+  return null;
 }
 
 /** Rules about the speaker's mood or surroundings, which a sentence may give as the reason for an instruction. */
@@ -313,7 +340,7 @@ const MOOD_RULES = new Set(["small talk", "passing state", "around the speaker"]
 const STANDING_INSTRUCTION = /\b(?:from now on|going forward|from here on|always|please|i prefer|i'?d rather|make sure)\b|以后|今后|往后|从(?:现在|今天|此)(?:起|开始)|一律|统一|请(?:用|把|在)|记得|务必/i;
 
 function gateRule(sentence: string, t: RuleThresholds, rules = DROP_RULES): (typeof DROP_RULES)[number] | undefined {
-  const judged = businessAfterChatter(sentence) ?? correctionAfterPause(sentence, t) ?? sentence;
+  const judged = businessAfterChatter(sentence, t) ?? correctionAfterPause(sentence, t) ?? sentence;
   if (judged.trim().length === 0) return rules.find((r) => r.name === "interjection");
   // A greeting in front frames the sentence and says nothing of what it is: "hi all, it's pouring here".
   const bare = judged.replace(FRAMING_OPENER, "").replace(DISCOURSE_MARKER, "");
@@ -330,7 +357,7 @@ export function dropReason(sentence: string, t: RuleThresholds): string | null {
 
 function clean(sentence: string, t: RuleThresholds): string {
   // Fillers come in pairs too: "anyway fyi: …", "对了，另外…".
-  let s = (businessAfterChatter(sentence) ?? correctionAfterPause(sentence, t) ?? sentence).replace(FRAMING_OPENER, "").replace(LEADING_FILLER, "").replace(LEADING_FILLER, "").replace(LEADING_FILLER_ZH, "").trim();
+  let s = (businessAfterChatter(sentence, t) ?? correctionAfterPause(sentence, t) ?? sentence).replace(FRAMING_OPENER, "").replace(LEADING_FILLER, "").replace(LEADING_FILLER, "").replace(LEADING_FILLER_ZH, "").trim();
   s = s.replace(FRAMING_TAIL, (_m, en?: string, zh?: string) => en || zh || ".");
   if (s.length > 0) s = s[0]!.toUpperCase() + s.slice(1);
   return s;
@@ -374,7 +401,7 @@ function retractionsIn(sentence: string): RegExpMatchArray[] {
   return [...sentence.matchAll(RETRACTION)].filter((m) => !givesUpAThing(sentence, m));
 }
 const DONT_KEEP = /\b(?:don'?t|do not|no need to)\s+(?:write|jot|note|put)\s+(?:that|this|it|any of (?:that|this))\s+down\b|\boff the record\b|(?:先)?(?:别|不要|不用)记(?!错|得|住)(?:下来)?/iu;
-const RETRACTION = new RegExp(String.raw`\b(never ?mind|nevermind|forget (it|that|about it)|forget (?:about )?(?:the|that|this|my) [^,.;!?]{1,40}? (?:thing|issue|problem|question|bit|part|stuff|request)|forget (what|everything) (i|we) (just )?(said|asked|wrote|mentioned|typed|sent|pasted)|scratch that|ignore (that|me|what i (just )?(said|asked))|disregard (that|my last)|nvm|false alarm)\b|算了|没事了|当我没说|别管了|不用了|(先)?不(用|必)?(查|看|弄|管|找)了|${DONT_KEEP.source}`, "giu");
+const RETRACTION = new RegExp(String.raw`\b(never ?mind|nevermind|(?<!\b(?:don'?t|do not|never|not|to)\s+)forget (it|that|about it)|(?<!\b(?:don'?t|do not|never|not|to)\s+)forget (?:about )?(?:the|that|this|my) [^,.;!?]{1,40}? (?:thing|issue|problem|question|bit|part|stuff|request)|forget (what|everything) (i|we) (just )?(said|asked|wrote|mentioned|typed|sent|pasted)|scratch that|ignore (that|me|what i (just )?(said|asked))|disregard (that|my last)|nvm|false alarm)\b|算了|没事了|当我没说|别管了|不用了|(先)?不(用|必)?(查|看|弄|管|找)了|${DONT_KEEP.source}`, "giu");
 // The problem went away or was put off: "it's fine now", "I figured it out", "got it going", "回头再说", "不用查快递了".
 const RESOLVED =
   /^\W*(oh,?\s*)?(it|that|this|everything|all)?\s*('?s|is|was)?\s*(works?|working|fine|ok|okay|good|sorted|fixed|resolved|back)\b|\b(works|working|fixed|sorted|resolved) (now|itself|again)\b|\b(sorted|figured|worked|straightened)\s+(it|that|this|things)\s+out\b|\b(fixed|solved|sorted)\s+(it|that|this)\b|\bgot (it|that) (working|going|sorted)\b|\b(?:went|goes|has gone|'s gone) away\b|\b(?:disappeared|vanished|cleared up|sorted itself out|fixed itself|resolved itself)\b|(?:自己)?(?:消失|好)了|\b(?:it|that|this|they)(?:'s|'re|\s+is|\s+are)?\s+[a-z]+(?:s|ing)\s+(?:fine\s+|ok\s+)?(?:now|again)\W*$|好了|没事|没问题|能用了|可以了|正常了|搞定了|解决了|不(用|必|需要)?(查|找|看|弄|管)[\u4e00-\u9fff]{0,4}了|再说/iu;

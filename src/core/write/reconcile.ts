@@ -210,6 +210,7 @@ export function sameTask(a: string, b: string, frameSimilarity: number, topicClo
   const la = taskLabel(a);
   const lb = taskLabel(b);
   if ((la && la.every((t) => tb.has(t))) || (lb && lb.every((t) => ta.has(t)))) return true;
+  if (la && lb && !labelsDiffer(a, b)) return true;
   // Two status lines labelled with two different tasks are two tasks, however alike the rest ("Frontend tests: 40 of 50" / "Backend tests: 30 of 50").
   // Across languages labels share no word: close in meaning, with the same numbers in the label and the same total, they
   // name one task ("Season 1 edits: 4/10" / "第一季剪辑：7/10 集").
@@ -248,9 +249,26 @@ export function labelsDiffer(a: string, b: string): boolean {
   const la = taskLabel(a);
   const lb = taskLabel(b);
   if (!la || !lb) return false;
+  // A Chinese label with a modifier more is the same task ("年中盘点" / "盘点"): its characters hold the other's in order.
+  const ca = cjkLabel(a);
+  const cb = cjkLabel(b);
+  if (ca && cb && (holdsInOrder(ca, cb) || holdsInOrder(cb, ca))) return false;
   const ta = contentTokenSet(a);
   const tb = contentTokenSet(b);
   return !la.every((t) => tb.has(t)) && !lb.every((t) => ta.has(t));
+}
+
+/** The Chinese label before a colon, without a word for its progress ("盘点进度" → "盘点"). */
+function cjkLabel(text: string): string | null {
+  const m = /^([\u4e00-\u9fff]{2,16})[:：]/u.exec(text.trim());
+  return m ? (m[1] as string).replace(/(?:进度|进展|状态|情况)$/u, "") : null;
+}
+
+function holdsInOrder(longer: string, shorter: string): boolean {
+  if (shorter.length < 2 || shorter.length > longer.length) return false;
+  let i = 0;
+  for (const ch of longer) if (ch === shorter[i]) i++;
+  return i === shorter.length;
 }
 
 /** Both name an item of one series by number, and the numbers differ: "wave 1" / "wave 2", "第一期" / "第二期", "Q3" / "Q4". */

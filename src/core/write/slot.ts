@@ -127,7 +127,10 @@ const NAMES_OLD_VALUE: RegExp[] = [
   new RegExp(String.raw`(?:^|[,;:—–-]\s*|\b(?:and|but|since|as)\s+)(\d+(?:\.\d+)?)\s*(?:[A-Za-z%]+\s+)?(?:was|is|were|are)\s+(?:way\s+|much\s+|far\s+)?too?\s+(?:much|many|long|short|high|low|big|small|few|little|slow|fast|expensive|cheap|tight|loose)\b`, "iu"),
   new RegExp(String.raw`(?:^|[，,；;])\s*(\d+(?:\.\d+)?)\s*[\u4e00-\u9fff]{0,2}?(?:也|还是|实在|真的)?太(?:多|长|久|大|高|贵|少|短|小|低|慢|快|紧)了`, "u"),
   new RegExp(String.raw`(?:^|[，,。；;！!\s])${CJK_PHRASE}(?:那边|这个|那个|那家)?(?:不行了|没戏了|黄了|泡汤了|被否了|被毙了|作废了|不考虑了|(?:也|就|都|已经)?(?:不用了|不要了|停用了|下线了|淘汰了|退役了))`, "u"),
-  new RegExp(String.raw`\b(?:replaced|swapped|traded|ditched|dropped)\s+(?:the\s+|our\s+)?${PHRASE_UNTIL}\s+(?:with|for|in favou?r of)\b`, "iu"),
+  // A verb of discarding, its object, and what took its place: "we dumped Expedia for X", "scrapped the Kafka setup in favour of X".
+  new RegExp(String.raw`\b(?:replaced|swapped|traded|ditched|dropped|dumped|scrapped|junked|binned|axed|abandoned)\s+(?:the\s+|our\s+)?${PHRASE_UNTIL}\s+(?:with|for|in favou?r of)\b`, "iu"),
+  // The new value as the subject of "replaces": "Acrobat Sign replaces DocuSign for permits", "Ruff supersedes flake8".
+  new RegExp(String.raw`\b(?:replaces|supersedes|takes\s+over\s+from|took\s+over\s+from|is\s+replacing|has\s+replaced)\s+(?:the\s+|our\s+)?(?=[\p{Lu}\d])${PHRASE_UNTIL}(?=\s+(?:for|as|in|on|at)\b|\s*[,.;!]|\s*$)`, "u"),
   // A verb of removal whose object ends the clause: what was removed is the value left behind ("we've
   // retired the Perl scripts.", "getting rid of tox: nox runs the matrix now").
   new RegExp(String.raw`\b(?:dropp(?:ed|ing)|ditch(?:ed|ing)|remov(?:ed|ing)|delet(?:ed|ing)|ripp(?:ed|ing) out|t(?:ore|earing) out|g(?:ot|etting) rid of|kill(?:ed|ing) off|retir(?:ed|ing)|uninstall(?:ed|ing))\s+(?:support for\s+)?(?:the\s+|our\s+|all\s+)?${PHRASE_UNTIL}(?:\s+(?:config|configuration|setup|space|dependency|integration|support))?\s*(?:[.,;:!—–]|\s-\s|$|\s+(?:for good|entirely|completely|altogether)\b)`, "iu"),
@@ -150,6 +153,8 @@ const NAMES_OLD_VALUE: RegExp[] = [
   new RegExp(String.raw`不是${CJK_PHRASE}[。.！!]?\s*$`, "u"),
   new RegExp(String.raw`不是${CJK_PHRASE}了`, "u"),
   new RegExp(String.raw`把${CJK_PHRASE}(?:换成|改成|改为|替换成|替换为|换掉|迁移到)`, "u"),
+  // 把 + the object + a verb of taking it away: "把旧的网关撤了", "把 Jenkins 下掉了".
+  new RegExp(String.raw`把${CJK_PHRASE}(?:撤|拆|删|下|去|砍|停|干|扔|关)(?:掉|了)`, "u"),
   new RegExp(String.raw`(?:替换|取代|替代)(?:了)?(?:原来的|之前的|以前的)?${CJK_PHRASE}`, "u"),
   new RegExp(String.raw`(?:弃用|放弃|停用|废弃)(?:了)?${CJK_PHRASE}`, "u"),
   // The earlier value said first, then what happened to it: "原来是 A，现在 …", "之前用 A，去年就迁到了 …".
@@ -482,9 +487,9 @@ export function numberedAttribute(newer: string, older: string): SlotMatch | nul
  * wording of the bound is not ("uploads are capped at 20 MB" / "max upload size: 50 MB", "单次请求最多 200 条" /
  * "单次请求上限：500 条"): one bound of one kind, in one unit, on the same thing is one slot.
  */
-const UPPER_BOUND = /\b(?:max(?:imum)?|limit(?:s|ed)?|cap(?:s|ped)?|up\s+to|at\s+most|no\s+more\s+than|ceiling)\b|上限|最多|最大|不超过|封顶/iu;
+const UPPER_BOUND = /\b(?:max(?:imum)?|limit(?:s|ed)?|cap(?:s|ped)?|up\s+to|at\s+most|no\s+more\s+than|ceiling|allow(?:s|ed)?|permit(?:s|ted)?)\b|上限|最多|最大|不超过|封顶|允许/iu;
 const LOWER_BOUND = /\b(?:min(?:imum)?|at\s+least|no\s+less\s+than|no\s+fewer\s+than)\b|下限|最少|最低|至少|不低于|不少于/iu;
-const BOUND_WORD = /^(?:max|maximum|limit|limits|limited|cap|caps|capped|up|most|no|more|than|ceiling|min|minimum|least|less|fewer|上限|最多|最大|不超过|封顶|下限|最少|最低|至少|不低于|不少于)$/u;
+const BOUND_WORD = /^(?:max|maximum|limit|limits|limited|cap|caps|capped|up|most|no|more|than|ceiling|allow|allows|allowed|permit|permits|permitted|允许|min|minimum|least|less|fewer|上限|最多|最大|不超过|封顶|下限|最少|最低|至少|不低于|不少于)$/u;
 
 function boundOf(text: string): { kind: "upper" | "lower"; value: number; unit: string; thing: string[] } | null {
   const upper = UPPER_BOUND.test(text);
@@ -597,7 +602,7 @@ const WHEN_WORDS = new Set(
 );
 
 /** A person's name: capitalised words in English, two or three characters or a nickname (阿/小/老 + one) in Chinese. */
-const PERSON_EN = String.raw`((?!(?:The|We|It|This|That|Our|They|He|She|I|You|Nobody|Someone|Everyone)\b)[A-Z][\p{Ll}'-]+(?:\s+[A-Z][\p{Ll}'-]+)?)`;
+const PERSON_EN = String.raw`((?:(?:Dr|Mr|Mrs|Ms|Prof)\.?\s+)?(?!(?:The|We|It|This|That|Our|They|He|She|I|You|Nobody|Someone|Everyone)\b)[A-Z][\p{Ll}'-]+(?:\s+[A-Z][\p{Ll}'-]+)?)`;
 const PERSON_ZH = String.raw`((?![我你他她它我们大家团队])[\u4e00-\u9fff]{2,3}?)`;
 
 /** "Is" between a role and its holder: the verb, or a colon standing for it ("Release captain: Ines"). */
@@ -632,7 +637,7 @@ const RESPONSIBLE: Array<{ rule: RegExp; personFirst: boolean }> = [
   // "合同审核人是何静", "前端组长换成了孙悦"): two roles of one thing are two slots.
   { rule: new RegExp(String.raw`^(?:the\s+|our\s+)?(.+?\b${ROLE_EN}(?:\s+(?:for|of|on)\s+(?:the\s+)?[^,.;!:：]+?)?)${COPULA_EN}${PERSON_EN}(?=\s*(?:[.,;!()]|$)|\s+(?:now|from|since|starting|as\s+of)\b)`, "u"), personFirst: false },
   { rule: new RegExp(String.raw`^(?:the\s+|our\s+)?(${ROLE_EN}(?:\s+(?:for|of|on)\s+(?:the\s+)?[^,.;!:：]+?))${COPULA_EN}${PERSON_EN}(?=\s*(?:[.,;!()]|$)|\s+(?:now|from|since|starting|as\s+of)\b)`, "u"), personFirst: false },
-  { rule: new RegExp(String.raw`^${PERSON_EN}\s+(?:is|will\s+be|has\s+become|became)\s+(?:now\s+)?(?:the\s+|our\s+)(.*?\b${ROLE_EN}(?:\s+(?:for|of|on)\s+(?:the\s+)?[^,.;!]+?)?)\s*(?:[.,;!]|$)`, "u"), personFirst: true },
+  { rule: new RegExp(String.raw`^${PERSON_EN}\s+(?:is|will\s+be|has\s+become|became)\s+(?:now\s+)?(?:the\s+|our\s+|(?:the\s+)?(?:acting|interim)\s+)(.*?\b${ROLE_EN}(?:\s+(?:for|of|on)\s+(?:the\s+)?[^,.;!]+?)?)\s*(?:[.,;!]|$)`, "u"), personFirst: true },
   { rule: new RegExp(String.raw`^${SINCE_ZH}([^，。,；;:：]*?${ROLE_ZH})(?:现在|以后|目前|今后|已经)?(?:从${PERSON_ZH_FROM})?(?:是|为|换成了?|改成了?|变成了?|改为|换为|[:：]\s*)${PERSON_ZH}(?:[，。,；;！!了\s]|$)`, "u"), personFirst: false },
   // The holder introduced by 由 after the role, whatever the verb ("质检组长由周倩暂代", "运维主管由老马兼任").
   { rule: new RegExp(String.raw`^${SINCE_ZH}([^，。,；;:：]*?${ROLE_ZH})(?:现在|以后|目前|今后|暂时|已经)?由${PERSON_ZH}[\u4e00-\u9fff]{1,2}(?:[，。,；;！!了\s]|$)`, "u"), personFirst: false },
@@ -652,11 +657,17 @@ export function responsibilityReading(newer: string, older: string): SlotMatch |
 }
 
 /** Words for being responsible in general: the thing is what tells two such slots apart ("发票服务负责人" / "报销服务负责人"). */
-const GENERIC_RESPONSIBILITY = /^(?:负责人|负责|对接人|维护人|主负责人|owner|owners|maintainer|maintainers|lead|leads)$/iu;
+const GENERIC_RESPONSIBILITY = /^(?:负责人|负责|主负责人|人员|owner|owners|lead|leads)$/iu;
+/** A word that names a particular role (an agent noun): two different ones are two slots of one thing ("对接人" / "负责人"). */
+const ROLE_WORD = /^(?:[\u4e00-\u9fff]+(?:人|长|师|员|官)|经理|主管|总监|[a-z][\w-]*(?:er|or|ist|ant)|head|contact|admin|dri|pm|captain|champion|chair)$/iu;
 
 function sameThing(a: string[], b: string[]): boolean {
   // A lone ideograph is a suffix more often than a word ("审核人" / "归档人" share only 人).
   const words = (ts: string[]) => ts.filter((t) => !/^[\u4e00-\u9fff]$/.test(t) && !GENERIC_RESPONSIBILITY.test(t));
+  // Roles each side names that the other does not, the general "in charge" one included: two different ones are two slots.
+  const roles = (ts: string[]) => new Set(ts.flatMap((t) => (GENERIC_RESPONSIBILITY.test(t) ? ["(in charge)"] : ROLE_WORD.test(t) ? [t] : [])));
+  const [ra, rb] = [roles(a), roles(b)];
+  if ([...ra].some((r) => !rb.has(r)) && [...rb].some((r) => !ra.has(r))) return false;
   [a, b] = [words(a), words(b)];
   const common = a.filter((t) => b.includes(t));
   return common.length > 0 && common.length >= Math.max(a.length, b.length) * 0.6;
@@ -664,7 +675,14 @@ function sameThing(a: string[], b: string[]): boolean {
 
 /** The first clause that says who is responsible for what: a reason or a hand-over may come first ("Tomas moved teams; …", "赵磊休假了，…"). */
 function responsibility(text: string): { thing: string[]; person: string } | null {
-  for (const clause of text.split(/[;；，,。]|(?<=\.)\s+|\s+[—–-]\s+/)) {
+  // One person succeeding another, then the duty: "孙倩接替赵磊，负责…的值班", "老周接手小王，管…".
+  const succeeds = text.match(new RegExp(String.raw`^${PERSON_ZH}(?:接替|接手|替换|顶替|接过)了?${PERSON_ZH_FROM}(?:的(?:工作|位置|班))?[，,]?\s*(?:负责|担任|做|接管|管|来管)了?([^，。；;！!]+)`, "u"));
+  if (succeeds?.[1] && succeeds[2]) {
+    const tokens = contentTokens(succeeds[2]);
+    if (tokens.length > 0) return { thing: tokens, person: succeeds[1].toLowerCase() };
+  }
+  // A title's full stop ends no clause: "Dr. Reyes is acting product owner".
+  for (const clause of text.split(/[;；，,。]|(?<!\b(?:Dr|Mr|Mrs|Ms|Prof|St))(?<=\.)\s+|\s+[—–-]\s+/)) {
     for (const { rule, personFirst } of RESPONSIBLE) {
       const m = clause.trim().match(rule);
       if (!m) continue;

@@ -55,6 +55,8 @@ describe("recall/answerKind", () => {
     assert.equal(askedNoun("What is the catalog API written in?"), null);
     assert.equal(askedNoun("打印机用什么墨盒？"), "墨盒");
     assert.equal(askedNoun("门禁系统是哪家的？"), null);
+    assert.equal(askedNoun("这台服务器的操作系统是什么？"), "操作系统");
+    assert.equal(askedNoun("Which one does the kiosk use?"), null, "'one' stands for a noun said before");
     const texts = ["The firmware team's compiler is GCC 13.", "The firmware team ships a build every month."];
     assert.deepEqual(favourAnswerKind("Which compiler does the firmware team use?", texts, [0.5, 0.52], 0.05), [0.55, 0.52]);
     assert.deepEqual(favourAnswerKind("Which compiler does the firmware team use?", [texts[1]!, "The team likes Rust."], [0.5, 0.52], 0.05), [0.5, 0.52], "nobody names it: nothing moves");

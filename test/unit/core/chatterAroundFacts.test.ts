@@ -184,7 +184,43 @@ describe("a mood said with a degree word, and a problem that went away", () => {
       assert.deepEqual(extractRules(text, opts), [], JSON.stringify(extractRules(text, opts)));
     });
   }
+  it("a reminder not to forget a thing is no retraction", () => {
+    const items = extractRules("The vendor audit is on March 3. Don't forget the prep checklist thing.", opts);
+    assert.ok(items.some((i) => /March 3/.test(i.content)), JSON.stringify(items));
+    for (const text of ["The vendor audit is on March 3. Do not forget it!", "The vendor audit is on March 3, don't forget that"]) {
+      assert.ok(extractRules(text, opts).some((i) => /March 3/.test(i.content)), text);
+    }
+  });
   it("a retraction followed by a new decision keeps the decision", () => {
     assert.equal(extractRules("never mind the cron idea, we'll trigger the export from the CI pipeline instead", opts).length, 1);
   });
+});
+
+// fresh11: chatter and a fact in one sentence, joined by a marker that brings in information.
+describe("chatter, then a marker that brings in information, then a fact", () => {
+  for (const [text, kept] of [
+    ["brb, grabbing the door. fyi the invoices job moved to 2am", /invoices job/],
+    ["哈哈 顺便提一下，发票现在都走电子票了", /电子票/],
+    ["唉……说正事，工厂的质检报告每周五下午发给客户", /质检报告/],
+    ["我回来了～ 记一下：门店收银机每晚 22:30 自动对账", /收银机/],
+  ] as const) {
+    it(`keeps the fact of: ${text}`, () => {
+      const items = extractRules(text, opts);
+      assert.equal(items.length, 1, JSON.stringify(items));
+      assert.match(items[0]!.content, kept);
+    });
+  }
+  it("a breakdown given as the reason for a move keeps the move", () => {
+    const items = extractRules("heads up, the choir rehearsal got moved out of hall B, the heating in there is broken again. they're in the chapel from Monday", opts);
+    assert.ok(items.some((i) => /hall B/.test(i.content)), JSON.stringify(items));
+  });
+  it("a fact before the marker is not chatter, and is kept with the rest", () => {
+    const items = extractRules("The payroll run is on the 28th, fyi the bonus file goes to finance first", opts);
+    assert.ok(items.some((i) => /payroll run/.test(i.content)), JSON.stringify(items));
+  });
+  for (const text of ["flying out to Lisbon tonight for my cousin's birthday haha", "明天飞成都参加婚礼，周一回来", "my cat just puked on the rug 🙄", "the printer on the second floor is jammed AGAIN", "电梯又坏了，爬了六楼"]) {
+    it(`keeps nothing of: ${text}`, () => {
+      assert.deepEqual(extractRules(text, opts), [], JSON.stringify(extractRules(text, opts)));
+    });
+  }
 });

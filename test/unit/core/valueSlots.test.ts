@@ -419,6 +419,7 @@ describe("a bound on one thing in one unit is one slot, however the bound is wor
   it("a new cap on the same thing replaces the old one", () => {
     assert.equal(relation("The export job caps each CSV at 50 MB.", "constraint", "Max CSV size for the export job: 200 MB.", "constraint", 0.88)?.kind, "supersedes");
     assert.equal(relation("批量接口单次最多提交 200 条记录。", "constraint", "批量接口单次提交记录上限：500 条。", "constraint", 0.88)?.kind, "supersedes");
+    assert.equal(relation("The geocoding API allows 300 lookups per minute per key.", "constraint", "The rate limit on the geocoding API was raised to 900 lookups per minute per key.", "constraint", 0.88)?.kind, "supersedes");
   });
   it("a bound on another attribute of the thing, or a floor against a cap, stays beside it", () => {
     assert.equal(relation("The export job caps each CSV at 50 MB.", "constraint", "The export job keeps up to 900 MB of temporary files in memory.", "constraint", 0.85), null);
@@ -457,6 +458,38 @@ describe("a statement that names the value it replaces replaces only a memory ho
     assert.equal(relation("Quillpad's editor component is built on Slate.", "fact", "Quillpad's editor component switched from Slate to Lexical.", "fact", 0.89)?.kind, "supersedes");
     assert.equal(relation("The wiki data lives in CouchDB 2.3.", "fact", "We moved the wiki off CouchDB onto SQLite.", "fact", 0.88)?.kind, "supersedes");
     assert.equal(relation("Kestrel iOS deploymentTarget is 15.", "fact", "Bumped deploymentTarget to 16, Big Sur-era devices are dead to us.", "fact", 0.93)?.kind, "supersedes", "an old value named in other words is judged by the attribute word");
+  });
+});
+
+describe("two roles of one thing, and one person succeeding another (fresh11)", () => {
+  it("a new person in charge does not replace the thing's contact person", () => {
+    assert.equal(relation("智慧园区项目在住建局的对接人是周婷。", "fact", "智慧园区项目负责人换成了马骏，何平调去信息中心了。", "fact", 0.9), null);
+    assert.equal(relation("The vendor contact for the ERP rollout is Ines.", "fact", "The ERP rollout owner is now Bastian.", "fact", 0.9), null);
+  });
+  it("'A 接替 B，负责 X' hands X to A", () => {
+    assert.equal(relation("数据中心机房的巡检人员是钱峰。", "fact", "韩雪接替钱峰，负责数据中心机房的巡检。", "fact", 0.9)?.kind, "supersedes");
+  });
+});
+
+describe("more ways of naming the value replaced (fresh11)", () => {
+  it("a verb of discarding, 'B replaces A', '把 A 撤了'", () => {
+    assert.deepEqual(oldValues("We dumped Mailgun for Postmark as the transactional email provider."), [["mailgun"]]);
+    assert.deepEqual(oldValues("Postmark replaces Mailgun for transactional email."), [["mailgun"]]);
+    assert.ok(oldValues("把 Zabbix 撤了，监控换上了 Prometheus。").some((v) => v.includes("zabbix")));
+    assert.deepEqual(oldValues("Our team replaces the filters every month."), [], "a lower-case object is a chore, not a value");
+  });
+});
+
+describe("a titled name and an acting holder (fresh11)", () => {
+  it("'Dr. X is acting <role>' holds the role", () => {
+    assert.equal(relation("Dr. Ana Pires is the clinical lead of the triage app.", "fact", "Dr. Pires is on sabbatical; Dr. Tomas Veld is acting clinical lead of the triage app until March.", "fact", 0.9)?.kind, "supersedes");
+  });
+});
+
+describe("a Chinese task label with a modifier more is the same task (fresh11)", () => {
+  it("'年中盘点' and '盘点进度' report on one task; two warehouses are two", () => {
+    assert.equal(relation("三号库季度盘点：完成 30%。", "task_state", "三号库盘点进度：已经盘完一半。", "task_state", 0.9)?.kind, "supersedes");
+    assert.equal(relation("三号库季度盘点：完成 30%。", "task_state", "五号库盘点进度：完成 60%。", "task_state", 0.9), null);
   });
 });
 
