@@ -296,36 +296,30 @@ function correctionAfterPause(sentence: string, t: RuleThresholds): string | nul
 /** The speaker calls what was said stale or wrong: "that's out of date", "that was wrong", "那个过时了", "我说错了". */
 const STALE_REMARK = /\b(that|this|it|what i (just )?said|i)\s*('s|'m|'re| is| was| am| were)?\s+(a bit |totally |completely )?(outdated|out of date|obsolete|wrong|incorrect|not (right|true|correct)|no longer (true|right|the case))\b|(?:我|刚才|刚刚|之前)*(?:说错了|记错了)|(?:那个|这个|那条)?(?:信息)?过时了|不对/iu;
 
-/**
- * A laugh or a sigh, then a word that turns to business: the chatter ended there, and what follows is
- * judged on its own. Examples, in no case file: "haha ok, jokes aside: the payroll export runs on the
- * 25th", "呵呵，言归正传，仓库每季度末盘点".
- */
+/** A laugh or a sigh: said before business, it is chatter by itself ("haha ok, …", "呵呵，…"). */
 const REACTION = String.raw`(?:ha(?:ha)+|he(?:he)+|lol|lmao|rofl|ugh+|sigh|meh|welp|oof|phew|ok(?:ay)?|哈+|呵+|嘿+|唉|哎|嗐|笑死)`;
-const TO_BUSINESS = String.raw`(?:any(?:way|how|ways)|(?:but\s+)?seriously(?:\s+though)?|(?:but\s+)?on\s+a\s+(?:more\s+)?serious\s+note|(?:jokes?|kidding)\s+aside|back\s+to\s+(?:business|work|the\s+point)|(?:不过|但是|但)?(?:说(?:正经|真|实在|认真|老实)(?:的|话)|(?:正经|认真|老实)说|言归正传|话说回来|说回正事|回到正题))`;
-const CHATTER_THEN_BUSINESS = new RegExp(String.raw`^\W*${REACTION}(?:[\s,，.。!！…~～]*${REACTION})*[\s,，.。!！…~～]*${TO_BUSINESS}[\s,，.。!！…~～:：—–-]*`, "iu");
+const REACTIONS = new RegExp(String.raw`^\W*${REACTION}(?:[\s,，.。!！…~～]*${REACTION})*\W*$`, "iu");
 
 /**
- * A marker that brings in a piece of information: after chatter in the same sentence it starts the statement.
- * Examples, in no case file: "brb, fyi the invoices job moved to 2am", "哈哈 顺便提一下，发票都走电子票了".
+ * A marker that brings in a piece of information or turns to business: after chatter in the same sentence
+ * (or opening it) it starts the statement. Examples, in no case file: "brb, fyi the invoices job moved to
+ * 2am", "haha ok, jokes aside: the payroll export runs on the 25th", "呵呵，言归正传，仓库每季度末盘点".
  */
-const INFO_MARKER = /(?<=^|[\s,，.。!！…~～:：;；—–\-*)）])(?:(?:but|and|so|oh)\s+)?(?:heads[- ]up|fyi|btw|by the way|for the record|just so you know|note that|reminder)\b[\s,:：;—–-]*|(?:说正事|说回正事|言归正传|话说回来|说(?:正经|真|实在|认真|老实)(?:的|话)|顺便(?:说|提|讲)(?:一)?下|记(?:一)?下|提醒(?:一)?下)[，,:：\s]*/giu;
+const INFO_MARKER = /(?<=^|[\s,，.。!！…~～:：;；—–\-*)）])(?:(?:but|and|so|oh)\s+)?(?:heads[- ]up|fyi|btw|by the way|for the record|just so you know|note that|reminder|any(?:way|how|ways)|seriously(?:\s+though)?|on\s+a\s+(?:more\s+)?serious\s+note|(?:jokes?|kidding)\s+aside|back\s+to\s+(?:business|work|the\s+point))\b[\s,.:：;—–-]*|(?:不过|但是|但)?(?:说正事|说回正事|言归正传|话说回来|回到正题|(?:正经|认真|老实)说|说(?:正经|真|实在|认真|老实)(?:的|话)|顺便(?:说|提|讲)(?:一)?下|记(?:一)?下|提醒(?:一)?下)[，,。:：\s]*/giu;
 
 /** The opening of a sentence is chatter by itself: a laugh, a sigh, a pause or a return ("回来了～", "gotta run, back in 5."). */
 function isChatterOpening(text: string, t: RuleThresholds): boolean {
   const bare = text.trim();
   if (bare.replace(/[\s\p{P}\p{S}\p{Extended_Pictographic}]|\u200d|\ufe0f/gu, "").length === 0) return true;
-  if (BARE_INTERJECTION.test(bare)) return true;
+  if (BARE_INTERJECTION.test(bare) || REACTIONS.test(bare)) return true;
   return NOISE_DROP_RULES.some((r) => r.name !== "too short" && r.test(bare, t));
 }
 
 function businessAfterChatter(sentence: string, t: RuleThresholds): string | null {
-  const m = CHATTER_THEN_BUSINESS.exec(sentence);
-  if (m) return sentence.slice(m[0].length);
   for (const marker of sentence.matchAll(INFO_MARKER)) {
     const at = marker.index ?? 0;
     const rest = sentence.slice(at + marker[0].length);
-    if (at > 0 && rest.trim().length > 0 && isChatterOpening(sentence.slice(0, at), t)) return rest;
+    if (rest.trim().length > 0 && isChatterOpening(sentence.slice(0, at), t)) return rest;
   }
   return null;
 }

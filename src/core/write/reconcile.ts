@@ -19,6 +19,8 @@ export interface Candidate {
   now: number;
   /** The values the statement says it replaces, read once per write (slot.ts oldValues); undefined: read them here. */
   oldValues?: string[][];
+  /** The versioned names the statement gives, read once per write (slot.ts versionsNamed); undefined: read them here. */
+  versions?: Map<string, string>;
   /** The clauses of a long message that announces a change, each embedded (writer.ts clausesToEmbed); absent otherwise. */
   clauses?: Array<{ content: string; vector: Float32Array }>;
 }
@@ -380,7 +382,7 @@ export function relate(candidate: Candidate, existing: MemoryRecord, existingVec
     (UPDATE_CUE.test(candidate.content) || announcesChange(candidate.content)) &&
     sameTopic &&
     sharesAttribute(candidate.content, existing.content, thingOf(candidate, existing)) &&
-    !versionOfAnotherName(candidate.content, existing.content) &&
+    !versionOfAnotherName(candidate, existing.content) &&
     // A statement that names the value it replaces says which memory it replaces: closeness alone does not make
     // another one it ("the editor switched from Slate to Lexical" is no new value for where the app is hosted).
     !namesAnotherValue(candidate, existing);
@@ -438,8 +440,8 @@ function sharesOnlyTheThing(a: string, b: string): boolean {
  * "the Rails app was upgraded to Ruby 3.3" does not replace "the billing API is served by a Rails app";
  * "Django 服务的 Python 升级到了 3.12" does not replace "后端接口由 Django 服务提供".
  */
-function versionOfAnotherName(candidate: string, existing: string): boolean {
-  const versions = versionsNamed(candidate);
+function versionOfAnotherName(candidate: Candidate, existing: string): boolean {
+  const versions = candidate.versions ?? versionsNamed(candidate.content);
   if (versions.size === 0 || versionsNamed(existing).size > 0) return false;
   const held = contentTokenSet(existing);
   return [...versions.keys()].every((name) => contentTokens(name).every((t) => !held.has(t)));

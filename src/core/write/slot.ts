@@ -619,6 +619,8 @@ const SINCE_ZH = String.raw`(?:(?:从|自)[^，。,；;]{1,12}?起\s*)?`;
  */
 const ROLE_EN = String.raw`(?:[A-Za-z][\w-]*(?:er|or|ist|ant)|lead|head|contact|admin|DRI|PM|captain|champion|chair|point\s+of\s+contact)`;
 const ROLE_ZH = String.raw`(?:[\u4e00-\u9fff](?:人|长|师|员|官)|经理|主管|总监|负责人|owner|PM|DRI)`;
+/** A title before a name, which names no one by itself ("Dr. Reyes" is Reyes). */
+const TITLE = /^(?:Dr|Mr|Mrs|Ms|Prof)\.?\s+/i;
 
 /**
  * The kinds of statement that say who is responsible for a thing, each capturing the thing and the person
@@ -659,7 +661,7 @@ export function responsibilityReading(newer: string, older: string): SlotMatch |
 /** Words for being responsible in general: the thing is what tells two such slots apart ("发票服务负责人" / "报销服务负责人"). */
 const GENERIC_RESPONSIBILITY = /^(?:负责人|负责|主负责人|人员|owner|owners|lead|leads)$/iu;
 /** A word that names a particular role (an agent noun): two different ones are two slots of one thing ("对接人" / "负责人"). */
-const ROLE_WORD = /^(?:[\u4e00-\u9fff]+(?:人|长|师|员|官)|经理|主管|总监|[a-z][\w-]*(?:er|or|ist|ant)|head|contact|admin|dri|pm|captain|champion|chair)$/iu;
+const ROLE_WORD = new RegExp(String.raw`^(?:[\u4e00-\u9fff]*${ROLE_ZH}|${ROLE_EN})$`, "iu");
 
 function sameThing(a: string[], b: string[]): boolean {
   // A lone ideograph is a suffix more often than a word ("审核人" / "归档人" share only 人).
@@ -682,13 +684,13 @@ function responsibility(text: string): { thing: string[]; person: string } | nul
     if (tokens.length > 0) return { thing: tokens, person: succeeds[1].toLowerCase() };
   }
   // A title's full stop ends no clause: "Dr. Reyes is acting product owner".
-  for (const clause of text.split(/[;；，,。]|(?<!\b(?:Dr|Mr|Mrs|Ms|Prof|St))(?<=\.)\s+|\s+[—–-]\s+/)) {
+  for (const clause of text.split(/[;；，,。]|(?<!\b(?:Dr|Mr|Mrs|Ms|Prof|St)\.)(?<=\.)\s+|\s+[—–-]\s+/)) {
     for (const { rule, personFirst } of RESPONSIBLE) {
       const m = clause.trim().match(rule);
       if (!m) continue;
       const [thing, person] = personFirst ? [m[2], m[1]] : [m[1], m[2]];
       const tokens = contentTokens((thing ?? "").replace(/^(?:the|our)\s+/i, ""));
-      if (tokens.length > 0 && person) return { thing: tokens, person: person.toLowerCase() };
+      if (tokens.length > 0 && person) return { thing: tokens, person: person.replace(TITLE, "").toLowerCase() };
     }
   }
   return null;

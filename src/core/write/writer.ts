@@ -8,7 +8,7 @@ import type { FieldsVerdict } from "../guard/index.js";
 import { guardWrite } from "./guardWrite.js";
 import { llmDecide, type LlmJudgement, type LlmVerdict } from "./llmDecide.js";
 import { announcesUpdate, pairSimilarity, relate, type Candidate, type Relation } from "./reconcile.js";
-import { clausesOf, isAdditive, oldValues } from "./slot.js";
+import { clausesOf, isAdditive, oldValues, versionsNamed } from "./slot.js";
 import { takesSide } from "./settle.js";
 import { stillHeld } from "../model/lastKnown.js";
 import { contentTokenSet, lexicalSimilarity } from "../text/tokens.js";
@@ -199,7 +199,7 @@ async function decideWrite(ctx: WriteContext, prepared: PreparedWrite, replaced:
   const t = thresholdsOf(ctx);
   const olds = oldValues(record.content);
   const nearby = await neighbours(ctx, record, vector, now, olds, t);
-  const candidate: Candidate = { ...record, vector, now, oldValues: olds, ...(prepared.clauses ? { clauses: prepared.clauses.map((c) => ({ content: c.text, vector: c.vector })) } : {}) };
+  const candidate: Candidate = { ...record, vector, now, oldValues: olds, versions: versionsNamed(record.content), ...(prepared.clauses ? { clauses: prepared.clauses.map((c) => ({ content: c.text, vector: c.vector })) } : {}) };
   const found = nearby.flatMap((hit) => {
     const rel = relate(candidate, hit.record, hit.vector, ctx.config, t);
     return rel ? [{ rel, similarity: pairSimilarity({ content: record.content, vector }, { content: hit.record.content, vector: hit.vector }, t) }] : [];

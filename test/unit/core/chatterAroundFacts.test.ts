@@ -163,12 +163,17 @@ describe("a laugh or a sigh that turns to business", () => {
     ["lmao anyway, the kiosk firmware only boots from the second partition", /kiosk firmware/],
     ["呵呵，言归正传，仓库的盘点每季度末做一次", /盘点/],
     ["哈哈说真的，客服热线只在工作日九点到六点有人接", /客服热线/],
+    // A turn to business after chatter that is no laugh, and after a laugh with 不过 before the turn.
+    ["ugh, what a morning. seriously though, the VPN certificate expires on Friday", /VPN certificate/],
+    ["brb coffee, anyway the nightly backup now goes to the Frankfurt bucket", /nightly backup/],
+    ["嘿嘿不过正经说，打印服务器的 IP 换成 10.2.0.9 了", /打印服务器/],
+    ["呵呵 回到正题：年会的预算上限是五万", /年会/],
   ] as const) {
     it(`keeps the business of: ${text}`, () => {
       const items = extractRules(text, opts);
       assert.equal(items.length, 1, JSON.stringify(items));
       assert.match(items[0]!.content, kept);
-      assert.doesNotMatch(items[0]!.content, /haha|lmao|呵呵|哈哈|jokes aside|言归正传|说真的/i);
+      assert.doesNotMatch(items[0]!.content, /haha|lmao|呵呵|哈哈|嘿嘿|jokes aside|seriously|anyway|言归正传|说真的|正经说|回到正题/i);
     });
   }
   for (const text of ["haha anyway", "lol the coffee machine is broken again", "哈哈哈，笑死我了"]) {

@@ -7,7 +7,7 @@ import { classifyType } from "../../../src/core/write/classify.js";
 import { extractRules } from "../../../src/core/write/extract.js";
 import { relate, replacesNamedValue, sameTask, type Relation } from "../../../src/core/write/reconcile.js";
 import { splitSentences } from "../../../src/core/text/sentences.js";
-import { announcesChange, correctsEarlier, isAdditive, numberedAttribute, oldValues, progressFrame, sameSlot, subjectNamesSlot, versionsNamed } from "../../../src/core/write/slot.js";
+import { announcesChange, correctsEarlier, isAdditive, numberedAttribute, oldValues, progressFrame, responsibilityReading, sameSlot, subjectNamesSlot, versionsNamed } from "../../../src/core/write/slot.js";
 import { DAY, T0, vectorsAt } from "../../helpers/fakes.js";
 
 // Kinds that failed in a months-long history written without looking at the rules (eval/judgement/fresh4):
@@ -483,6 +483,21 @@ describe("more ways of naming the value replaced (fresh11)", () => {
 describe("a titled name and an acting holder (fresh11)", () => {
   it("'Dr. X is acting <role>' holds the role", () => {
     assert.equal(relation("Dr. Ana Pires is the clinical lead of the triage app.", "fact", "Dr. Pires is on sabbatical; Dr. Tomas Veld is acting clinical lead of the triage app until March.", "fact", 0.9)?.kind, "supersedes");
+  });
+});
+
+describe("a title's full stop ends no clause, and a title names no one", () => {
+  it("two titled holders of one role are two people", () => {
+    const r = responsibilityReading("The on-call lead for the payroll service is Dr. Chen.", "The on-call lead for the payroll service is Dr. Reyes.");
+    assert.ok(r && r !== "two things", JSON.stringify(r));
+    assert.deepEqual(r.onlyNew, ["chen"]);
+    assert.deepEqual(r.onlyOld, ["reyes"]);
+  });
+  it("one holder named with and without the title is one person", () => {
+    assert.equal(responsibilityReading("Prof. Lindqvist is now the safety officer for the cold lab.", "The safety officer for the cold lab is Lindqvist."), null);
+  });
+  it("a project's manager and its contact person are two roles (a longer Chinese role word)", () => {
+    assert.equal(responsibilityReading("物流平台的项目经理是郑凯。", "物流平台的对接人是罗敏。"), "two things");
   });
 });
 
