@@ -160,6 +160,19 @@ describe("integration: judgement on the real store and the multilingual model", 
     assert.equal((await engine.list({})).length, 0);
   });
 
+  it("a turn that takes back the one before it archives what that turn stored and restores what it replaced", async () => {
+    await engine.write({ content: "The staging cluster runs Kubernetes 1.28." });
+    later(24);
+    const said = await engine.ingest({ user: "We upgraded the staging cluster from Kubernetes 1.28 to 1.30.", sessionId: "ops" });
+    assert.ok(said.results.some((r) => r.action === "superseded"), JSON.stringify(said.results));
+    later(0.01);
+    const back = await engine.ingest({ user: "当我没说，发错了。", sessionId: "ops" });
+    assert.equal(back.takenBack.length, 1, JSON.stringify(back));
+    const r = await engine.recall({ query: "Which Kubernetes version does the staging cluster run?", k: 3 });
+    assert.match(r.memories[0]?.content ?? "", /1\.28/, r.text);
+    assert.ok(!r.memories.some((m) => /1\.30/.test(m.content)), r.text);
+  });
+
   it("MiniLM stays a configurable small English option", async () => {
     const small = new TransformersEmbedder({ modelId: MINILM_L6, modelDir: MODEL_DIR, allowDownload: false });
     assert.deepEqual(await small.info(), { id: MINILM_L6, dimension: 384 });

@@ -85,7 +85,8 @@ export async function ingestCommand(argv: string[]): Promise<number> {
     }
     const how = r.extractor === "llm" ? "the LLM" : `the rules${r.fallbackReason ? ` (LLM not used: ${r.fallbackReason})` : ""}`;
     print(`logged turn ${shortId(r.turnId)}${r.redacted ? " (secrets redacted)" : ""}; judged by ${how}`);
-    if (r.results.length === 0) print("nothing worth remembering: the turn stays in the raw log only");
+    if (r.results.length === 0 && r.takenBack.length === 0) print("nothing worth remembering: the turn stays in the raw log only");
+    for (const b of r.takenBack) print(`taken back ${shortId(b.id)} "${b.content}": archived${b.restored.length > 0 ? `; active again: ${b.restored.map(shortId).join(", ")}` : ""}`);
     const known = await linkedMemories(memory, r.results);
     for (const w of r.results) print(describeWrite(w, known));
     return 0;

@@ -161,7 +161,8 @@ export const DROP_RULES: Array<{ name: string; test: (s: string, t: RuleThreshol
       /[,;—–-]\s*(ugh+|lol|lmao|haha+|sigh|meh|oof)[.!…]*$/i.test(s) ||
       // Chat often puts the laugh after the last word with no comma ("the printer jammed again lol"); a line
       // that carries a value (a number, a name, a path) is still judged as a statement.
-      (/\s(lol|lmao|rofl|haha+)[.!…]*$/i.test(s) && !carriesValue(s)) ||
+      // A short plea or shrug may follow the laugh ("…yet lol, send help", "…again lmao smh").
+      (/\s(lol|lmao|rofl|haha+)\b[,.!…]*(?:\s+[a-z']+){0,3}[.!…]*$/i.test(s) && !carriesValue(s)) ||
       /^(唉|哎|哈哈+|呵呵|呃|嗐|哎呀|天哪)[，,！!。…\s]/.test(s) ||
       // A sigh needs no comma in Chinese: "唉又下雨", "嗐这破网".
       /^(唉|嗐)[\u4e00-\u9fff]/.test(s) ||
@@ -315,11 +316,39 @@ function isChatterOpening(text: string, t: RuleThresholds): boolean {
   return NOISE_DROP_RULES.some((r) => r.name !== "too short" && r.test(bare, t));
 }
 
+/**
+ * A break between two clauses: a dash, a semicolon, a comma before a contrast. After a mood, a clause that
+ * carries a value is the statement. Examples, in no case file: "rough night but it's sorted - the cache TTL
+ * is 300 s now", "烦死了，不过好歹上线了：新版本号是 4.2".
+ */
+const CLAUSE_BREAK = /\s+[-–—]{1,2}\s+|\s*——\s*|[;；]\s*|[,，]\s*(?:but|so|though|不过|但是?|可是)\s*/giu;
+
+/**
+ * The point a story comes to: what follows the marker is what the speaker wants kept, and the story before
+ * it (who called, how long it took) is how they got there. Examples, in no case file: "…went round in
+ * circles for an hour, long story short: the lease ends in May", "…折腾了一下午，总之结论是：发票按月开".
+ */
+const CONCLUSION = /(?<=^|[\s,，.。:：;；—–-])(?:(?:but|and|so)\s+)?(?:(?:the\s+)?(?:upshot|gist|point|short\s+version)\s+(?:is|was)\b|bottom\s+line\b|long\s+story\s+short\b|tl;?dr\b|in\s+short(?=\s*[,:：])|in\s+a\s+nutshell\b)[\s,.:：;—–-]*|(?<=^|[，,。；;：:\s])(?:(?:反正|总之|总而言之|长话短说|简单(?:来)?说|一句话)(?:[，,]?\s*结论(?:就)?是)?|结论(?:就)?是(?=[:：]))[，,:：\s]*/giu;
+
 function businessAfterChatter(sentence: string, t: RuleThresholds): string | null {
   for (const marker of sentence.matchAll(INFO_MARKER)) {
     const at = marker.index ?? 0;
     const rest = sentence.slice(at + marker[0].length);
     if (rest.trim().length > 0 && isChatterOpening(sentence.slice(0, at), t)) return rest;
+  }
+  // The last point a story comes to, when the story itself holds no value that would be lost.
+  for (const marker of [...sentence.matchAll(CONCLUSION)].reverse()) {
+    const at = marker.index ?? 0;
+    const story = sentence.slice(0, at);
+    const rest = sentence.slice(at + marker[0].length);
+    if (weightedLength(story) >= t.correctionMinChars && weightedLength(rest) >= t.correctionMinChars && !carriesHardValue(story)) return rest;
+  }
+  // The last clause break after a mood, when what follows carries a value and the mood none.
+  for (const brk of [...sentence.matchAll(CLAUSE_BREAK)].reverse()) {
+    const at = brk.index ?? 0;
+    const opening = sentence.slice(0, at);
+    const rest = sentence.slice(at + brk[0].length);
+    if (opening.trim().length > 0 && carriesHardValue(rest) && !carriesHardValue(opening) && isChatterOpening(opening, t)) return rest;
   }
   return null;
 }
@@ -395,7 +424,7 @@ function retractionsIn(sentence: string): RegExpMatchArray[] {
   return [...sentence.matchAll(RETRACTION)].filter((m) => !givesUpAThing(sentence, m));
 }
 const DONT_KEEP = /\b(?:don'?t|do not|no need to)\s+(?:write|jot|note|put)\s+(?:that|this|it|any of (?:that|this))\s+down\b|\boff the record\b|(?:先)?(?:别|不要|不用)记(?!错|得|住)(?:下来)?/iu;
-const RETRACTION = new RegExp(String.raw`\b(never ?mind|nevermind|(?<!\b(?:don'?t|do not|never|not|to)\s+)forget (it|that|about it)|(?<!\b(?:don'?t|do not|never|not|to)\s+)forget (?:about )?(?:the|that|this|my) [^,.;!?]{1,40}? (?:thing|issue|problem|question|bit|part|stuff|request)|forget (what|everything) (i|we) (just )?(said|asked|wrote|mentioned|typed|sent|pasted)|scratch that|ignore (that|me|what i (just )?(said|asked))|disregard (that|my last)|nvm|false alarm)\b|算了|没事了|当我没说|别管了|不用了|(先)?不(用|必)?(查|看|弄|管|找)了|${DONT_KEEP.source}`, "giu");
+const RETRACTION = new RegExp(String.raw`\b(never ?mind|nevermind|(?<!\b(?:don'?t|do not|never|not|to)\s+)forget (it|that|about it)|(?<!\b(?:don'?t|do not|never|not|to)\s+)forget (?:about )?(?:the|that|this|my) [^,.;!?]{1,40}? (?:thing|issue|problem|question|bit|part|stuff|request)|forget (what|everything) (i|we) (just )?(said|asked|wrote|mentioned|typed|sent|pasted)|scratch that|(?:scrap|strike|cancel|bin|kill)\s+(?:that|this|it)(?:\s+(?:idea|thought|plan))?|on second thoughts?|ignore (that|me|what i (just )?(said|asked))|disregard (that|my last)|nvm|false alarm)\b|算了|没事了|当我没说|收回(?:刚才|上一?条|那句)|别管了|不用了|(先)?不(用|必)?(查|看|弄|管|找)了|${DONT_KEEP.source}`, "giu");
 // The problem went away or was put off: "it's fine now", "I figured it out", "got it going", "回头再说", "不用查快递了".
 const RESOLVED =
   /^\W*(oh,?\s*)?(it|that|this|everything|all)?\s*('?s|is|was)?\s*(works?|working|fine|ok|okay|good|sorted|fixed|resolved|back)\b|\b(works|working|fixed|sorted|resolved) (now|itself|again)\b|\b(sorted|figured|worked|straightened)\s+(it|that|this|things)\s+out\b|\b(fixed|solved|sorted)\s+(it|that|this)\b|\bgot (it|that) (working|going|sorted)\b|\b(?:went|goes|has gone|'s gone) away\b|\b(?:disappeared|vanished|cleared up|sorted itself out|fixed itself|resolved itself)\b|(?:自己)?(?:消失|好)了|\b(?:it|that|this|they)(?:'s|'re|\s+is|\s+are)?\s+[a-z]+(?:s|ing)\s+(?:fine\s+|ok\s+)?(?:now|again)\W*$|好了|没事|没问题|能用了|可以了|正常了|搞定了|解决了|不(用|必|需要)?(查|找|看|弄|管)[\u4e00-\u9fff]{0,4}了|再说/iu;
@@ -404,7 +433,37 @@ const RESOLVED =
 const POINTS_BACK = /^\W*(?:about|regarding|re:?)\s|^\W*(?:what|everything|all|anything)\s+(?:i|we|the user)\s+(?:just\s+)?(?:typed|said|wrote|asked|sent|mentioned|pasted)\b|^\W*(?:(?:ignore|disregard|forget|skip|drop)\s+)?(?:(?:the|my|that|this|your)\s+)?(?:last|previous|earlier|above|prior|first|second)\s+(?:\w+\s+)?(?:message|msg|one|question|bit|part|comment|point|thing|line|reply|answer|request|paragraph)s?\b|^\W*(?:the\s+)?(?:bit|part)\s+about\b|^\W*(?:上|前|刚才|刚刚|之前)(?:一|两|面|那)?(?:条|句|段|个)/iu;
 
 /** Why the speaker takes it back, not a new decision: "I was just testing", "wrong window", "我就是随口一说". */
-const EXCUSE = /^\W*(?:i\s+was\s+(?:just\s+)?(?:thinking|testing|typing|rambling|talking\s+to\s+myself|joking|kidding|venting)|(?:that\s+was\s+(?:meant\s+for\s+|for\s+)?|)wrong\s+(?:chat|window|tab|thread|person)|my\s+(?:bad|mistake))\b|^\W*(?:我)?(?:就是|只是)?(?:随口|随便)(?:一说|说说)|^\W*(?:发错了|打错了)/iu;
+const EXCUSE = /^\W*(?:i\s+was\s+(?:just\s+)?(?:thinking|testing|typing|rambling|talking\s+to\s+myself|joking|kidding|venting)|(?:that\s+was\s+(?:meant\s+for\s+|for\s+)?|)wrong\s+(?:chat|window|tab|thread|person|channel|conversation|repo|project|ticket|doc|file)|my\s+(?:bad|mistake))\b|^\W*(?:我)?(?:就是|只是)?(?:随口|随便)(?:一说|说说)|^\W*(?:发错了|打错了)/iu;
+
+/**
+ * After a retraction, that things stay as they are: no new decision. Examples, in no case file: "we'll
+ * stick with the current router", "leave it as it is", "维持原样", "还是照旧".
+ */
+const STATUS_QUO =
+  /\b(?:keep(?:ing|s)?|stick(?:ing|s)?\s+with|stay(?:ing|s)?\s+(?:with|on|put)|leav(?:e|ing))\s+(?:it|them|things|everything|what\s+(?:we|i|the\s+user)\s+(?:have|has|had|'ve\s+got)|(?:the|our)\s+(?:current|existing|old|same)\b|as\s+(?:it|is))|\bno\s+change\b|\bas\s+(?:it|they)\s+(?:is|are)\b|维持(?:现状|原样|原来)|保持(?:现状|原样|不变)|照旧|(?:先|就)?不(?:改|换|动)了?(?=[，,。！!～~\s]|$)|还是用原来的/iu;
+
+/**
+ * The speaker takes back their own words, pointing at them ("pretend I never said it"), not a problem or a
+ * question: a message that says nothing else takes back what the message before it stored. Examples, in no
+ * case file: "ignore what I just said, I was thinking of the other repo", "我刚才说的不算，先别动".
+ */
+const TAKES_BACK_WORDS =
+  /\b(?:forget|ignore|disregard)\s+(?:what|everything)\s+(?:i|we)\s+(?:just\s+)?(?:said|wrote|typed|sent|mentioned)|\bdisregard\s+(?:that|my\s+last)|\b(?:scratch|strike|scrap|cancel)\s+that\b|\b(?:i\s+)?take\s+(?:that|it)\s+back\b|当我没说|(?:我)?(?:刚才|刚刚|上一?条|前面)(?:说|发)的(?:不算|作废|别当真)|收回(?:刚才|上一?条|那句)?|撤回(?:刚才|上一?条|那句)/iu;
+
+/** A message that only takes back what the speaker said before it: nothing before the marks, and after them only why or that nothing changes. */
+export function takesBackTurn(text: string): boolean {
+  if (!TAKES_BACK_WORDS.test(text)) return false;
+  const marks = new RegExp(`${TAKES_BACK_WORDS.source}|${RETRACTION.source}`, "giu");
+  return splitSentences(text).every((s) => {
+    const found = [...s.matchAll(marks)];
+    const first = found[0];
+    const last = found[found.length - 1];
+    if (!first || !last) return !/[\p{L}\p{N}]/u.test(s) || EXCUSE.test(s) || STATUS_QUO.test(s);
+    const before = s.slice(0, first.index ?? 0);
+    const after = s.slice((last.index ?? 0) + last[0].length).replace(/^[\s,，、.。:：;；!！…-]+/u, "");
+    return !/[\p{L}\p{N}]/u.test(before) && (!/[\p{L}\p{N}]/u.test(after) || EXCUSE.test(after) || STATUS_QUO.test(after));
+  });
+}
 
 /** The same kinds without the global flag, so a test keeps no lastIndex between sentences. */
 const HAS_RETRACTION = new RegExp(RETRACTION.source, "iu");
@@ -419,12 +478,16 @@ function afterRetraction(sentences: string[], t: RuleThresholds): string[] {
   const marks = retractionsIn(sentence);
   const end = marks.length > 0 ? (marks[marks.length - 1]!.index ?? 0) + marks[marks.length - 1]![0].length : 0;
   const rest = sentence.slice(end).replace(/^[\s,，、.。:：;；!！…-]+/u, "");
+  const saidBefore = last > 0 || /[\p{L}\p{N}]/u.test(sentence.slice(0, marks[0]?.index ?? 0));
   const decision =
     !DONT_KEEP.test(marks[marks.length - 1]?.[0] ?? "") &&
     rest.replace(/[\s\p{P}]/gu, "").length >= t.minStatementChars &&
     !RESOLVED.test(rest) &&
     !POINTS_BACK.test(rest) &&
-    !EXCUSE.test(rest);
+    !EXCUSE.test(rest) &&
+    // Things staying as they are is no news after an idea taken back in the same message; said alone, it takes
+    // back an earlier turn's plan and is the decision that replaces it ("算了，还是保留原来的…").
+    !(saidBefore && STATUS_QUO.test(rest));
   return [...(decision ? [sentence] : []), ...sentences.slice(last + 1)];
 }
 

@@ -1,10 +1,10 @@
 import type { EngineContext } from "../context.js";
 import { embedOne } from "../context.js";
 import type { IngestParams } from "../model/inputs.js";
-import type { TurnRecord } from "../model/memory.js";
+import type { MemoryRecord, TurnRecord } from "../model/memory.js";
 import { turnText } from "../model/turnText.js";
 import { splitSentences } from "../text/sentences.js";
-import { extractRules, extractVerbatim, type ExtractedItem } from "./extract.js";
+import { extractRules, extractVerbatim, takesBackTurn, type ExtractedItem } from "./extract.js";
 import { guardOptional, guardText, REDACTION_MARK, type GuardVerdict } from "../guard/index.js";
 import { extractWithLlm, llmFailureReason } from "./llmExtract.js";
 import type { Heard } from "./recentMessages.js";
@@ -19,6 +19,18 @@ export interface IngestResult {
   /** True when the guard redacted part of the raw turn before it was logged. */
   redacted: boolean;
   results: WriteResult[];
+  /**
+   * Memories the previous turn of the session stored that this one took back ("当我没说", "ignore what I just
+   * said"): archived, and the memories they had replaced active again. Empty when the turn took nothing back.
+   */
+  takenBack: TakenBack[];
+}
+
+export interface TakenBack {
+  id: string;
+  content: string;
+  /** Memories the taken-back one had replaced, active again. */
+  restored: string[];
 }
 
 function sessionKey(scope: string, sessionId: string | null): string {
@@ -50,6 +62,8 @@ export interface PreparedTurn {
   fallbackReason: string | null;
   redacted: boolean;
   writes: PreparedWrite[];
+  /** The turn only takes back what the speaker said in the turn before (extract.ts takesBackTurn). */
+  takesBack: boolean;
 }
 
 /**
@@ -106,7 +120,8 @@ export async function prepareTurn(ctx: EngineContext, params: IngestParams, scop
         }, { text: spoken, vector }),
       ),
     );
-    return { turn, vector, flagged, extractor, fallbackReason, redacted: secret !== undefined, writes };
+    const takesBack = items.length === 0 && verdict.kind === "ok" && takesBackTurn(params.user);
+    return { turn, vector, flagged, extractor, fallbackReason, redacted: secret !== undefined, writes, takesBack };
   } finally {
     // A turn that failed before it was heard leaves the previous one as the session's last.
     place.heard(null);
@@ -129,7 +144,36 @@ export async function commitTurn(ctx: WriteContext, prepared: PreparedTurn): Pro
   if (memoryIds.length > 0 || injected) {
     await ctx.store.updateTurns([{ ...turn, memoryIds, ...(injected ? { status: "redacted" as const, user: `${REDACTION_MARK}instruction injection]` } : {}) }]);
   }
-  return { turnId: turn.id, extractor: prepared.extractor, fallbackReason: prepared.fallbackReason, redacted: prepared.redacted, results };
+  const takenBack = prepared.takesBack ? await takeBackPreviousTurn(ctx, turn) : [];
+  return { turnId: turn.id, extractor: prepared.extractor, fallbackReason: prepared.fallbackReason, redacted: prepared.redacted, results, takenBack };
+}
+
+/**
+ * The speaker took back their previous turn: what that turn of the same session stored (within the
+ * correction window, by the extractor, not merged into an older memory) is archived — kept as history, out
+ * of recall — and what it had replaced is active again. Never more than that one turn.
+ */
+async function takeBackPreviousTurn(ctx: WriteContext, turn: TurnRecord): Promise<TakenBack[]> {
+  const window = ctx.config.write.correctionWindowMs;
+  const before = (await ctx.store.listTurns({ scope: turn.scope }))
+    .filter((t) => t.id !== turn.id && t.sessionId === turn.sessionId && t.at <= turn.at && turn.at - t.at <= window)
+    .sort((a, b) => b.at - a.at)[0];
+  if (!before || before.memoryIds.length === 0) return [];
+  const stored = (await ctx.store.getMemories(before.memoryIds)).filter((m) => m.status === "active" && m.source === "extractor" && m.createdAt >= before.at && m.sourceTurns.includes(before.id));
+  if (stored.length === 0) return [];
+  const now = ctx.clock.now();
+  const replaced = await ctx.store.getMemories([...new Set(stored.flatMap((m) => m.supersedes))]);
+  const changed: MemoryRecord[] = [];
+  const out: TakenBack[] = [];
+  for (const m of stored) {
+    const restored = replaced.filter((r) => r.status === "superseded" && r.supersededBy === m.id);
+    changed.push({ ...m, status: "archived", statusReason: "taken back by the speaker in the next turn", updatedAt: now });
+    for (const r of restored) changed.push({ ...r, status: "active", supersededBy: null, statusReason: null, updatedAt: now });
+    out.push({ id: m.id, content: m.content, restored: restored.map((r) => r.id) });
+  }
+  await ctx.store.updateMemories(changed);
+  await audit(ctx, "edit", turn.scope, changed.map((c) => c.id), [before.id, turn.id], `taken back by the speaker: archived ${stored.length}, restored ${changed.length - stored.length}`);
+  return out;
 }
 
 /** The whole ingest path, for callers that hold the scope's queue already. */

@@ -70,11 +70,11 @@ export type Relation =
 /**
  * A cue that the speaker is correcting or updating an earlier statement without naming its value ("now", "actually", "现在"),
  * or says from when the new value holds: "effective the 3rd, refunds take five days", "as of Q3 the rota is weekly",
- * "from Monday the lab opens at 8",
+ * "from Monday the lab opens at 8", "自下月 1 日起，门禁卡按季度更换",
  * or announces that something changed: "change of plan: the offsite is in Porto", "报销流程有调整：…".
  */
 const UPDATE_CUE =
-  /\b(now|instead|anymore|actually|going forward|from now on|these days|nowadays|updated|new|never ?mind|scratch that|forget (it|that))\b|\b(starting|effective|as of|beginning)\s+(from\s+)?(today|tomorrow|tonight|next|this|on|the\s+\d|\d|mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|q[1-4])|\bfrom\s+(the\s+)?\d{1,2}(st|nd|rd|th)?\s+(on|onwards?)\b|(?:^|[,;.:!?]\s*|\b(?:and|but|so)\s+)from\s+(today|tomorrow|tonight|next\s+\w+|this\s+(?:week|month|sprint|quarter)|mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?\b(?!['’])|\b(change of plans?|plans? (have |has )?changed|there'?s been a change)\b|有(变化|变动|调整)|现在|目前|如今|从(今天|现在|本周|下周)(开始|起)|最新|新的|算了|还是|不.了/i;
+  /\b(now|instead|anymore|actually|going forward|from now on|these days|nowadays|updated|new|never ?mind|scratch that|forget (it|that))\b|\b(starting|effective|as of|beginning)\s+(from\s+)?(today|tomorrow|tonight|next|this|on|the\s+\d|\d|mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|q[1-4])|\bfrom\s+(the\s+)?\d{1,2}(st|nd|rd|th)?\s+(on|onwards?)\b|(?:^|[,;.:!?]\s*|\b(?:and|but|so)\s+)from\s+(today|tomorrow|tonight|next\s+\w+|this\s+(?:week|month|sprint|quarter)|mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?\b(?!['’])|\b(change of plans?|plans? (have |has )?changed|there'?s been a change)\b|有(变化|变动|调整)|现在|目前|如今|(?:从|自)\s*(?:今天|现在|本周|下周|\d{1,4}\s*[年月日号]|[明后本下]|周[一二三四五六日天]|星期|[一二三四五六七八九十]+月)[^，。,；;]{0,10}?(?:开始|起)|最新|新的|算了|还是|不.了/i;
 
 const NEGATION = /\b(not|never|no longer|don't|doesn't|isn't|aren't|won't|stop|stopped|instead of)\b|不|别|没有|停止|不再/i;
 
@@ -381,7 +381,7 @@ export function relate(candidate: Candidate, existing: MemoryRecord, existingVec
   const cued =
     (UPDATE_CUE.test(candidate.content) || announcesChange(candidate.content)) &&
     sameTopic &&
-    sharesAttribute(candidate.content, existing.content, thingOf(candidate, existing)) &&
+    sharesAttribute(candidate.content, existing.content, thingOf(candidate, existing), !announcesChange(candidate.content)) &&
     !versionOfAnotherName(candidate, existing.content) &&
     // A statement that names the value it replaces says which memory it replaces: closeness alone does not make
     // another one it ("the editor switched from Slate to Lexical" is no new value for where the app is hosted).
@@ -398,10 +398,14 @@ export function relate(candidate: Candidate, existing: MemoryRecord, existingVec
  * ("the linter" in both): the words of an explicit subject name the thing, so "订单中心网关现在监听 9090 端口"
  * shares nothing with "订单中心网关的超时是 30 秒" but the gateway.
  */
-function sharesAttribute(a: string, b: string, thing: Set<string> = new Set()): boolean {
-  // The verb of change is no attribute: "改用 uni-app" and "改用 OpenSearch" share only how they changed.
+function sharesAttribute(a: string, b: string, thing: Set<string> = new Set(), openingIsThing = false): boolean {
+  // The verb of change is no attribute: "改用 uni-app" and "改用 OpenSearch" share only how they changed. With only
+  // a cue ("目前", "现在"), nor is the noun phrase two Chinese statements both open with: it is the thing
+  // ("报修小程序后端…" / "报修小程序目前支持…"); a change said in so many words may be of that phrase itself
+  // ("客厅灯选的是 A" / "客厅灯最后定了 B").
   const other = slotTokens(b);
-  const shared = [...slotTokens(a)].some((t) => other.has(t) && !thing.has(t) && !isGenericSubject(t) && !/^(we|team|用户|我们)$/.test(t));
+  const opening = openingIsThing ? cjkOpening(a, b) : new Set<string>();
+  const shared = [...slotTokens(a)].some((t) => other.has(t) && !thing.has(t) && !opening.has(t) && !isGenericSubject(t) && !/^(we|team|用户|我们)$/.test(t));
   // About the same thing, a value of the same kind is the same attribute however it is worded: a new clock time
   // for "trucks leave at 6:30 PM" ("pull out at 8:15"), a number in the same unit; a port is no timeout.
   return shared || (thing.size > 0 && [...valueKinds(a)].some((k) => valueKinds(b).has(k)));
@@ -428,10 +432,15 @@ function sharesOnlyTheThing(a: string, b: string): boolean {
   const shared = [...slotTokens(a)].filter((t) => other.has(t));
   if (shared.length === 0) return false;
   const names = new Set([...`${a} ${b}`.matchAll(/(?<=\s|^)\p{Lu}[\p{Ll}\d]+(?:[-'’][\p{L}\d]+)*/gu)].flatMap((m) => contentTokens(m[0])));
+  const opening = cjkOpening(a, b);
+  return shared.every((t) => names.has(t) || opening.has(t));
+}
+
+/** The words of what two Chinese statements both open with (two characters or more): the thing they are about. */
+function cjkOpening(a: string, b: string): Set<string> {
   let prefix = 0;
   while (prefix < Math.min(a.length, b.length) && a[prefix] === b[prefix]) prefix++;
-  const opening = hasCjk(a) && prefix >= 2 ? contentTokenSet(a.slice(0, prefix)) : new Set<string>();
-  return shared.every((t) => names.has(t) || opening.has(t));
+  return hasCjk(a) && prefix >= 2 ? contentTokenSet(a.slice(0, prefix)) : new Set<string>();
 }
 
 /**

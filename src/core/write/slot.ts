@@ -16,7 +16,7 @@ import { contentTokens } from "../text/tokens.js";
  * ("went with Option B", "rent went up", "the refund went through."), not where someone went somewhere.
  */
 const CHANGE_VERB =
-  /(?![完达组形构])[\u4e00-\u9fff](?:到|成)了?\s*(?=\d|(?:早上|上午|中午|下午|晚上|凌晨)?[一二两三四五六七八九十百千万]+(?:点|个|天|分钟|小时|元|块|人|%))|\b(switch(ed|ing)?|mov(ed|ing)|migrat(ed|ing)|chang(ed|ing)|replac(ed|ing)|swapp?(ed|ing)?|upgrad(ed|ing)|downgrad(ed|ing)|convert(ed|ing)|renam(ed|ing)|port(ed|ing)|transition(ed|ing)|bump(ed|ing)|updat(ed|ing)\s+to(?=\s+(?:[\w.-]*\d|v\d|version|firmware|release|build))|went\s+(?:with|for|from|up|down|over to|back to|through(?=\s*(?:[,.;!?]|$))))\b|\b(?:ended\s+up\s+(?:with|going\s+with|choosing|picking|using|on)|settled\s+on|opted\s+for)\b|(?:最后|最终|终于)(?:还是)?(?:决定|定|选|敲定|拍板)|换成|改成|改为|改用|换了|换到|切换|迁移|升级|降级|替换|取代|替代|改到|转到|挪到|(?:调整|变更|更改|修改|下调|上调)(?:为|成|到)/i;
+  /(?![完达组形构])[\u4e00-\u9fff](?:到|成)了?\s*(?=\d|(?:早上|上午|中午|下午|晚上|凌晨)?[一二两三四五六七八九十百千万]+(?:点|个|天|分钟|小时|元|块|人|%))|\b(switch(ed|ing)?|mov(ed|ing)|migrat(ed|ing)|chang(ed|ing)|replac(ed|ing)|swapp?(ed|ing)?|upgrad(ed|ing)|downgrad(ed|ing)|convert(ed|ing)|renam(ed|ing)|port(ed|ing)|transition(ed|ing)|bump(s|ed|ing)?|updat(ed|ing)\s+to(?=\s+(?:[\w.-]*\d|v\d|version|firmware|release|build))|went\s+(?:with|for|from|up|down|over to|back to|through(?=\s*(?:[,.;!?]|$))))\b|\b(?:ended\s+up\s+(?:with|going\s+with|choosing|picking|using|on)|settled\s+on|opted\s+for)\b|(?:最后|最终|终于)(?:还是)?(?:决定|定|选|敲定|拍板)|换成|改成|改为|改用|换了|换到|切换|迁移|升级|降级|替换|取代|替代|改到|转到|挪到|(?:调整|变更|更改|修改|下调|上调)(?:为|成|到)/i;
 
 /** Words that put a statement next to earlier ones rather than in their place. */
 // "too" adds only where it closes its clause, maybe before a time word ("the mobile app reads it too.", "Lisbon has one too
@@ -106,14 +106,15 @@ const CJK_PHRASE = String.raw`\s*([\p{L}\p{N}._+#/-]+(?:\s+[\p{L}\p{N}._+#/-]+){
 const NAMES_OLD_VALUE: RegExp[] = [
   new RegExp(String.raw`\bfrom\s+(?:the\s+|a\s+|an\s+|our\s+)?${PHRASE_UNTIL}\s+(?:to|into|onto|over to)\s+\S`, "iu"),
   new RegExp(String.raw`${PHRASE}\s*(?:→|->|=>|⟶)\s*\S`, "iu"),
-  new RegExp(String.raw`\bno longer\s+(?:(?:uses?|using|on|in|at|runs? on|deploys? (?:to|on)|hosted on|with|has|have|is|are|called|named|prefers?)\s+)?(?:the\s+|a\s+)?${PHRASE}`, "iu"),
+  // "X is no longer used for Y" names X, its subject (a rule below), not what follows the participle.
+  new RegExp(String.raw`\bno longer\s+(?!(?:used|needed|supported|maintained|required|wanted|recommended|allowed|in\s+use)\b)(?:(?:uses?|using|on|in|at|runs? on|deploys? (?:to|on)|hosted on|with|has|have|is|are|called|named|prefers?)\s+)?(?:the\s+|a\s+)?${PHRASE}`, "iu"),
   new RegExp(String.raw`\bno more\s+(?:the\s+)?${PHRASE}`, "iu"),
   new RegExp(String.raw`\b(?:not|n't)\s+(?:(?:use|using|on|in)\s+)?(?:the\s+)?${PHRASE}\s+any\s?more\b`, "iu"),
   // A contrastive preposition naming what the value is put in the place of: "staging uses Caddy in place of nginx".
   new RegExp(String.raw`\b(?:instead of|in place of|in lieu of|rather than)\s+(?:the\s+|a\s+|an\s+)?${PHRASE}`, "iu"),
   // A value ruled out in so many words: "the Lisbon option's been scrapped", "Vendor B fell through", "Friday won't work for the client".
-  // "off the table" and "a no-go" are fixed idioms of rejection: their words cannot vary.
-  new RegExp(String.raw`${PHRASE}(?:['’]s|\s+(?:is|are|was|were|has|have|got))(?:\s+been)?\s+(?:now\s+)?(?:off the table|ruled out|scrapped|axed|canned|cancell?ed|shelved|killed|binned|dead(?:\s+(?:for|to)\s+(?:us|this|the)\b)|a no-go|out of the (?:picture|running))\b`, "iu"),
+  // "off the table" and "a no-go" are fixed idioms of rejection, "on the shelf" and "mothballed" of putting away: their words cannot vary.
+  new RegExp(String.raw`${PHRASE}(?:['’]s|\s+(?:is|are|was|were|has|have|got))(?:\s+been)?\s+(?:now\s+)?(?:off the table|ruled out|scrapped|axed|canned|cancell?ed|shelved|killed|binned|dead(?:\s+(?:for|to)\s+(?:us|this|the)\b)|a no-go|out of the (?:picture|running)|on the shelf|in storage|mothballed|gathering dust)\b`, "iu"),
   new RegExp(String.raw`${PHRASE}\s+(?:fell through|won['’]t work|will not work|doesn['’]t work (?:for|with))\b`, "iu"),
   // "X is out, Y in": the pair out … in is the idiom of one value taking another's place ("Figma's out, Penpot's in").
   new RegExp(String.raw`${PHRASE_UNTIL}(?:['’]s|\s+(?:is|are))\s+out\s*[,;—–-]+\s*[\p{L}\p{N}][\p{L}\p{N}._+#/-]*(?:\s+[\p{L}\p{N}][\p{L}\p{N}._+#/-]*){0,2}(?:['’]s|\s+(?:is|are))?\s+in\b(?=\s*(?:$|[,.;!?—–-]|\p{Extended_Pictographic}|for\b|now\b|as\b))`, "iu"),
@@ -127,8 +128,9 @@ const NAMES_OLD_VALUE: RegExp[] = [
   new RegExp(String.raw`(?:^|[,;:—–-]\s*|\b(?:and|but|since|as)\s+)(\d+(?:\.\d+)?)\s*(?:[A-Za-z%]+\s+)?(?:was|is|were|are)\s+(?:way\s+|much\s+|far\s+)?too?\s+(?:much|many|long|short|high|low|big|small|few|little|slow|fast|expensive|cheap|tight|loose)\b`, "iu"),
   new RegExp(String.raw`(?:^|[，,；;])\s*(\d+(?:\.\d+)?)\s*[\u4e00-\u9fff]{0,2}?(?:也|还是|实在|真的)?太(?:多|长|久|大|高|贵|少|短|小|低|慢|快|紧)了`, "u"),
   new RegExp(String.raw`(?:^|[，,。；;！!\s])${CJK_PHRASE}(?:那边|这个|那个|那家)?(?:不行了|没戏了|黄了|泡汤了|被否了|被毙了|作废了|不考虑了|(?:也|就|都|已经)?(?:不用了|不要了|停用了|下线了|淘汰了|退役了))`, "u"),
-  // A verb of discarding, its object, and what took its place: "we dumped Expedia for X", "scrapped the Kafka setup in favour of X".
-  new RegExp(String.raw`\b(?:replaced|swapped|traded|ditched|dropped|dumped|scrapped|junked|binned|axed|abandoned)\s+(?:the\s+|our\s+)?${PHRASE_UNTIL}\s+(?:with|for|in favou?r of)\b`, "iu"),
+  // A verb of discarding in any form, its object, and what takes its place: "we dumped Expedia for X", "scrapped the Kafka
+  // setup in favour of X", "replacing the Zendesk widget with Intercom for new shops".
+  new RegExp(String.raw`\b(?:replac(?:e|es|ed|ing)|swap(?:s|ped|ping)?|trad(?:e|es|ed|ing)|ditch(?:es|ed|ing)?|drop(?:s|ped|ping)?|dump(?:s|ed|ing)?|scrap(?:s|ped|ping)?|junk(?:s|ed|ing)?|bin(?:s|ned|ning)?|ax(?:e|es|ed|ing)|abandon(?:s|ed|ing)?)\s+(?:the\s+|our\s+)?${PHRASE_UNTIL}\s+(?:with|for|in favou?r of)\b`, "iu"),
   // The new value as the subject of "replaces": "Acrobat Sign replaces DocuSign for permits", "Ruff supersedes flake8".
   new RegExp(String.raw`\b(?:replaces|supersedes|takes\s+over\s+from|took\s+over\s+from|is\s+replacing|has\s+replaced)\s+(?:the\s+|our\s+)?(?=[\p{Lu}\d])${PHRASE_UNTIL}(?=\s+(?:for|as|in|on|at)\b|\s*[,.;!]|\s*$)`, "u"),
   // A verb of removal whose object ends the clause: what was removed is the value left behind ("we've
@@ -157,6 +159,8 @@ const NAMES_OLD_VALUE: RegExp[] = [
   new RegExp(String.raw`把${CJK_PHRASE}(?:撤|拆|删|下|去|砍|停|干|扔|关)(?:掉|了)`, "u"),
   new RegExp(String.raw`(?:替换|取代|替代)(?:了)?(?:原来的|之前的|以前的)?${CJK_PHRASE}`, "u"),
   new RegExp(String.raw`(?:弃用|放弃|停用|废弃)(?:了)?${CJK_PHRASE}`, "u"),
+  // A name opening the clause, then a verb that discards it: "Jira 太重了直接弃了", "旧的 CI 已经淘汰了".
+  /(?:^|[，,。；;]\s*)([A-Za-z][\w.+#-]*(?:\s+[A-Za-z0-9][\w.+#-]*){0,2})\s*(?:[^，,。；;A-Za-z]{0,8}?)(?:直接|已经|已|彻底|全部)?(?:弃了|弃用了?|扔了|淘汰了|不用了|下线了|停用了)/u,
   // The earlier value said first, then what happened to it: "原来是 A，现在 …", "之前用 A，去年就迁到了 …".
   new RegExp(String.raw`(?:原来|之前|以前|本来|原先)(?:是|用|用的是|的)${CJK_PHRASE}[，,]?\s*(?:现在|目前|如今|[^，,。；;]{0,12}?(?:升级?|改|换|切换?|迁移?|调整?|降级?|转)(?:到|成|为|用))`, "u"),
   new RegExp(String.raw`${CJK_PHRASE}(?:已经|已)(?:被)?(?:换成|改成|改为|替换|取代|弃用|停用)`, "u"),
@@ -187,7 +191,7 @@ export function oldValues(text: string): string[][] {
     // In "订单库 MySQL 8.0" the value is "MySQL 8.0": when a phrase holds value-like words, those are the value.
     const values = [...valueTokens(phrase)];
     const tokens = values.length > 0 && values.length < contentTokens(phrase).length && /[\u4e00-\u9fff]/.test(phrase) ? values : contentTokens(phrase);
-    if (tokens.length > 0) out.push(tokens);
+    if (tokens.length > 0 && !out.some((o) => o.join(" ") === tokens.join(" "))) out.push(tokens);
   }
   return out;
 }
@@ -253,6 +257,21 @@ const MANY_VALUED = new Set(
     .flatMap((w) => contentTokens(w)),
 );
 
+/**
+ * Verbs of inclusion: what a thing accepts, supports, offers or likes is a set, and a second name given to one
+ * adds to it. Examples, in no case file: "the kiosk accepts Apple Pay" / "the kiosk accepts Alipay", "这个插件支持
+ * Vim 键位" / "这个插件支持 Emacs 键位". A number given instead is still one quantity ("supports up to 8 players").
+ */
+const INCLUSION = new Set(
+  (
+    "accept accepts take takes support supports include includes contain contains allow allows offer offers serve serves stock stocks carry carries " +
+    "cover covers speak speaks like likes love loves enjoy enjoys know knows integrate integrates need needs require requires visit visited " +
+    "支持 接受 包括 包含 提供 覆盖 兼容 喜欢 爱 会 需要 去过"
+  )
+    .split(/\s+/)
+    .flatMap((w) => contentTokens(w)),
+);
+
 /** Who a statement is about when that says nothing about which attribute it gives: the speaker, the team, the project. */
 const OWNER_WORDS = new Set(["user", "team", "project", "we", "用户", "我们", "团队", "项目"].flatMap((w) => [w, ...contentTokens(w)]));
 
@@ -294,6 +313,8 @@ export function sameSlot(newer: string, older: string): SlotMatch | null {
   if (onlyNew.length === 0 || onlyOld.length === 0) return null;
   const attribute = common.filter((t) => !OWNER_WORDS.has(t) && !MANY_VALUED.has(t));
   if (attribute.length === 0 || common.length < 2) return null;
+  // A second object of a verb of inclusion is one more member, unless what differs is a number.
+  if (common.some((t) => INCLUSION.has(t)) && ![...onlyNew, ...onlyOld].every((t) => /^\d+$/.test(t))) return null;
   const values = new Set([...valueTokens(newer), ...valueTokens(older)]);
   const allValues = [...onlyNew, ...onlyOld].every((t) => values.has(t));
   // A many-valued verb ("uses", "needs") holds several objects at once: only a swap of values is evidence of one slot.
@@ -446,7 +467,9 @@ const PRONOUN = /^(it|that|this|there|which|what|who|he|she|they|we|i|you|这|�
  */
 function numberedNouns(text: string): Map<string, { value: number; unit: string }> {
   const out = new Map<string, { value: number; unit: string }>();
-  const latin = /\b([\p{L}][\p{L}-]*)(?:['’]s|\s+(?:is|are|was|were)|\s*[:=])(?:\s+[\p{Ll}]+){0,3}?\s*([£$€¥￥]?)\s?(\d[\d,]*(?:\.\d+)?)\s?(k|m|bn|million|billion|thousand)?\b\s*([\p{L}%]+)?/gu;
+  // A bracketed gloss may follow the noun ("version (MSRV): 1.70"); a verb of setting links it by "to" or "at"
+  // ("raised the timeout to 55 minutes", "set the dues at £35").
+  const latin = /\b([\p{L}][\p{L}-]*)\)?(?:['’]s|\s+(?:is|are|was|were|to|at)|\s*[:=])(?:\s+[\p{Ll}]+){0,3}?\s*([£$€¥￥]?)\s?(\d[\d,]*(?:\.\d+)?)\s?(k|m|bn|million|billion|thousand)?\b\s*([\p{L}%]+)?/gu;
   const zh = /([\u4e00-\u9fff]{1,6}?|(?<![A-Za-z])[a-z][a-z-]*(?:\s+[a-z][a-z-]*)?\s*)(?:现在|目前|如今|已经|已|还是)?(?:是|为|[：:]|定在|定为|控制在|达到|涨到|降到|提到|调到)\s*([¥￥$€£]?)(\d[\d,]*(?:\.\d+)?)\s*(千|万|亿)?\s*([\u4e00-\u9fff%]|[A-Za-z]{1,4}\b)?/gu;
   // The number and its unit in front of the noun they measure: "a 120-character line limit", "a 30 Hz tick rate".
   // A hyphen or a unit abbreviated in capitals or two letters ties them; "3 Macs in the office" counts things.

@@ -1,6 +1,6 @@
 import { memoryMatches } from "../model/filter.js";
 import { searchText, type AuditEntry, type MemoryRecord, type TurnRecord } from "../model/memory.js";
-import type { Hit, MemoryFilter, MemoryStore } from "../ports.js";
+import type { Hit, MemoryFilter, MemoryStore, Page, TurnFilter } from "../ports.js";
 import { contentTokens } from "../text/tokens.js";
 import { cosine } from "../text/vector.js";
 import { searchTerms, type ChangedMemory, type ScopeChange } from "../recall/reach.js";
@@ -8,7 +8,7 @@ import { searchTerms, type ChangedMemory, type ScopeChange } from "../recall/rea
 /** The store calls a batch's decisions make: reads see the batch's earlier writes, writes wait for commit(). */
 export type StagingStore = Pick<
   MemoryStore,
-  "searchMemoriesByVector" | "searchMemoriesByText" | "getMemories" | "putMemories" | "updateMemories" | "putTurns" | "updateTurns" | "appendAudit"
+  "searchMemoriesByVector" | "searchMemoriesByText" | "getMemories" | "putMemories" | "updateMemories" | "listTurns" | "putTurns" | "updateTurns" | "appendAudit"
 >;
 
 /** Rows a batch stored anew (with their vectors) and rows it changed that the store already holds. */
@@ -107,6 +107,13 @@ export class StagedWrites implements StagingStore {
   async updateMemories(records: MemoryRecord[], vectors?: ReadonlyMap<string, Float32Array>): Promise<void> {
     for (const [id, v] of vectors ?? []) this.storedVectors.set(id, v);
     this.memories.update(records);
+  }
+
+  /** The store's turns with the batch's on top: a turn of a batch may take back the one before it in the batch. */
+  async listTurns(filter: TurnFilter, page?: Page): Promise<TurnRecord[]> {
+    const stored = (await this.store.listTurns(filter, page)).map((t) => this.turns.changed.get(t.id) ?? t);
+    const staged = [...this.turns.fresh.values()].map((t) => t.record).filter((t) => (filter.scope === undefined || t.scope === filter.scope) && (filter.statuses === undefined || filter.statuses.includes(t.status)));
+    return [...stored, ...staged];
   }
 
   async putTurns(items: Array<{ record: TurnRecord; vector: Float32Array }>): Promise<void> {

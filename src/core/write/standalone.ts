@@ -6,7 +6,7 @@
 
 import { IRREGULAR_PAST } from "../text/tense.js";
 
-const PRESENT_TO_THIRD: Record<string, string> = { am: "is", have: "has", do: "does", "don't": "doesn't", go: "goes", was: "was", were: "was" };
+const PRESENT_TO_THIRD: Record<string, string> = { am: "is", have: "has", do: "does", "don't": "doesn't", "haven't": "hasn't", go: "goes", was: "was", were: "was", "weren't": "wasn't" };
 const CONTRACTIONS: Array<[RegExp, string]> = [
   [/\bI'm\b/g, "{S} is"],
   [/\bI've\b/g, "{S} has"],
@@ -21,7 +21,8 @@ const UNCHANGED = new Set([
 function thirdPerson(verb: string): string {
   const lower = verb.toLowerCase();
   if (PRESENT_TO_THIRD[lower]) return PRESENT_TO_THIRD[lower] as string;
-  if (UNCHANGED.has(lower) || IRREGULAR_PAST.has(lower) || /ed$/.test(lower)) return verb;
+  // A modal or a past in the negative agrees with every subject already ("can't", "didn't", "wasn't").
+  if (UNCHANGED.has(lower) || IRREGULAR_PAST.has(lower) || /ed$/.test(lower) || /n['’]t$/.test(lower)) return verb;
   if (/(s|sh|ch|x|z|o)$/.test(lower)) return `${verb}es`;
   if (/[^aeiou]y$/.test(lower)) return `${verb.slice(0, -1)}ies`;
   return `${verb}s`;

@@ -28,6 +28,10 @@ const TurnOut = z.object({
       }),
     )
     .describe("What extraction decided, one entry per candidate memory."),
+  taken_back: z
+    .array(z.object({ id: z.string(), content: z.string(), restored: z.array(z.string()).describe("Memories it had replaced, active again.") }))
+    .optional()
+    .describe("Memories the session's previous turn stored that this turn took back (\"ignore what I just said\"): archived, kept as history."),
 });
 
 export const memoryIngestTool = defineTool({
@@ -97,6 +101,7 @@ function turnOut(r: IngestResult): z.output<typeof TurnOut> {
       ...(w.memory ? { type: w.memory.type, subject: w.memory.subject, content: w.memory.content } : {}),
       ...(w.supersedes.length > 0 ? { supersedes: w.supersedes } : {}),
     })),
+    ...(r.takenBack.length > 0 ? { taken_back: r.takenBack } : {}),
   };
 }
 
@@ -108,7 +113,8 @@ function failedTurn(err: unknown): z.output<typeof TurnOut> {
 function turnLines(out: z.output<typeof TurnOut>): string[] {
   if (out.error !== undefined) return [`Turn not logged: ${out.error}`];
   const lines = [`Logged turn ${out.turn_id} (extractor: ${out.extractor}${out.fallback_reason ? `, LLM not used: ${out.fallback_reason}` : ""}${out.redacted ? ", secrets redacted" : ""}).`];
-  if (out.items.length === 0) lines.push("Nothing worth remembering was extracted.");
+  if (out.items.length === 0 && !out.taken_back) lines.push("Nothing worth remembering was extracted.");
+  for (const b of out.taken_back ?? []) lines.push(`- taken back ${b.id} "${b.content}": archived${b.restored.length > 0 ? `; active again: ${b.restored.join(", ")}` : ""}`);
   for (const i of out.items) lines.push(`- ${i.action}${i.id ? ` ${i.id}` : ""}${i.type ? ` (${i.type})` : ""}${i.content ? ` "${i.content}"` : ""}: ${i.reason}`);
   return lines;
 }

@@ -229,3 +229,56 @@ describe("chatter, then a marker that brings in information, then a fact", () =>
     });
   }
 });
+
+// fresh12: a mood, then a break, then a value; a story, then the point it comes to.
+describe("a mood before a clause that carries a value, and a story before its point", () => {
+  it("the value after the mood is kept", () => {
+    const en = extractRules("Brutal week but we got there - the warehouse audit is now through aisle 14 of 20, honestly a miracle.", opts);
+    assert.equal(en.length, 1, JSON.stringify(en));
+    assert.match(en[0]!.content, /aisle 14/);
+    assert.doesNotMatch(en[0]!.content, /Brutal week/);
+    const zh = extractRules("累死了，不过总算搞定一半 —— 仓库盘点已经做到第 14 排了", opts);
+    assert.equal(zh.length, 1, JSON.stringify(zh));
+    assert.match(zh[0]!.content, /14/);
+  });
+  it("the point a story comes to is the statement", () => {
+    const en = extractRules("Spent an hour on the phone with the landlord going back and forth, long story, but the upshot is: the office lease now runs until 2028.", opts);
+    assert.equal(en.length, 1, JSON.stringify(en));
+    assert.match(en[0]!.content, /lease/);
+    assert.doesNotMatch(en[0]!.content, /landlord|phone/);
+    const zh = extractRules("跟物业扯了半天皮，说来话长，反正结论就是：车位费从下月起每月 300 元。", opts);
+    assert.equal(zh.length, 1, JSON.stringify(zh));
+    assert.match(zh[0]!.content, /300/);
+    assert.doesNotMatch(zh[0]!.content, /物业/);
+  });
+});
+
+describe("an idea taken back in the same message, with things left as they are", () => {
+  for (const text of [
+    "Maybe we move the standup to 9:30... hmm, cancel that, mornings are chaos, we'll stick with the current slot.",
+    "要不把报销系统换成钉钉审批？收回刚才那句，维持原样。",
+    "I was going to switch the blog to Ghost, on second thought leave it as it is.",
+  ]) {
+    it(`keeps nothing of: ${text}`, () => {
+      assert.deepEqual(extractRules(text, opts), [], JSON.stringify(extractRules(text, opts)));
+    });
+  }
+  it("a new decision after the retraction is kept", () => {
+    assert.equal(extractRules("Maybe we move the standup to 9:30... no, scrap that, the standup moves to 10:15 from Monday.", opts).length, 1);
+  });
+  it("said alone, keeping things as they are takes back an earlier plan and is kept", () => {
+    assert.equal(extractRules("Scrap that, we'll stick with the current courier.", opts).length, 1);
+    assert.equal(extractRules("算了，还是维持原样，不换供应商了。", opts).length, 1);
+  });
+});
+
+describe("a laugh near the end of a remark, with a short plea after it", () => {
+  for (const text of ["the espresso machine ate my card again lol, pray for me", "inbox is a war zone today lmao smh"]) {
+    it(`keeps nothing of: ${text}`, () => {
+      assert.deepEqual(extractRules(text, opts), [], JSON.stringify(extractRules(text, opts)));
+    });
+  }
+  it("a value in it is kept", () => {
+    assert.equal(extractRules("the build takes 14 minutes now lol, send help", opts).length, 1);
+  });
+});

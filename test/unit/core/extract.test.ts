@@ -125,6 +125,9 @@ describe("write/extract.extractRules", () => {
     assert.equal(extractRules("I'd rather review one larger pull request.", opts)[0]?.content, "The user would rather review one larger pull request.");
     assert.equal(extractRules("I'd rather review one larger pull request.", opts)[0]?.type, "preference");
     assert.equal(extractRules("我的邮箱是 a@b.com。", opts)[0]?.content, "用户的邮箱是 a@b.com。");
+    // A verb in the negative agrees too, or stays as it was: "haven't" is "hasn't", "can't" is "can't".
+    assert.equal(extractRules("I haven't used the staging VPN since March.", opts)[0]?.content, "The user hasn't used the staging VPN since March.");
+    assert.equal(extractRules("I don't review pull requests on Fridays and I can't approve releases.", opts)[0]?.content, "The user doesn't review pull requests on Fridays and the user can't approve releases.");
     assert.equal(extractRules("我们的数据库是PostgreSQL 16。", opts)[0]?.content, "我们的数据库是PostgreSQL 16。");
   });
 

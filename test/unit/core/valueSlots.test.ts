@@ -523,3 +523,72 @@ describe("a part number named by its distinctive tail", () => {
     assert.equal(replacesNamedValue("We ditched the 71, rev D moves to an RP2040.", "The sensor board uses an STM32G071 MCU."), false);
   });
 });
+
+// fresh12, written without looking at the rules: a verb whose object is one of a set, a number set by a verb of
+// setting, a commit title's verb, a Chinese verb of discarding after the name it discards. Sentences in no case file.
+describe("a second object of a verb of inclusion adds; a number set by a verb replaces (fresh12)", () => {
+  it("what a thing accepts or supports is a set: another name adds to it", () => {
+    assert.equal(relation("The bakery accepts Visa cards.", "fact", "The bakery accepts Amex cards.", "fact", 0.93), null);
+    assert.equal(relation("这个插件支持 VS Code。", "fact", "这个插件支持 JetBrains IDE。", "fact", 0.92), null);
+    assert.equal(relation("The bakery accepts Visa cards.", "fact", "The bakery stopped taking Visa; it accepts Amex cards now.", "fact", 0.9)?.kind, "supersedes", "a change said in so many words still replaces");
+  });
+  it("one tool for a role is still one slot", () => {
+    assert.equal(relation("We use Postgres as the orders database.", "fact", "We use MySQL as the orders database.", "fact", 0.95)?.kind, "supersedes");
+  });
+  it("a noun set to a number by a verb of setting is that noun's number", () => {
+    assert.equal(relation("The nightly build timeout is 40 minutes.", "fact", "We raised the nightly build timeout to 55 minutes.", "fact", 0.9)?.kind, "supersedes");
+    assert.equal(relation("Chess club annual dues: £30.", "fact", "The committee voted to set the chess club annual dues at £35, starting in March.", "fact", 0.88)?.kind, "supersedes");
+  });
+  it("a commit title's verb announces the change", () => {
+    assert.equal(relation("Minimum supported Node version (engines): 18.", "fact", "build: bump minimum supported Node version (engines) to 20 (fetch is global)", "fact", 0.93)?.kind, "supersedes");
+  });
+  it("a name, then a verb that discards it, names the value replaced", () => {
+    assert.ok(oldValues("Trello 太难用了直接弃了，全员换 Linear 了").some((v) => v.includes("trello")));
+    assert.equal(relation("我们的看板工具用 Trello。", "fact", "Trello 太难用了直接弃了，全员换 Linear 了", "fact", 0.88)?.kind, "supersedes");
+  });
+});
+
+describe("a verb of discarding in any form names what it discards (fresh12)", () => {
+  it("'replacing A with B', 'we swap A for B'", () => {
+    assert.deepEqual(oldValues("Support desk: replacing Zendesk with Help Scout for the EU shops"), [["zendesk"]]);
+    assert.deepEqual(oldValues("From June we swap Mailchimp for Buttondown."), [["mailchimp"]]);
+  });
+});
+
+describe("'X is no longer used for Y' names X (fresh12)", () => {
+  it("the thing it was used for is not a value replaced", () => {
+    assert.deepEqual(oldValues("Travis is no longer used for the Orbit nightly builds; GitHub Actions runs them now."), [["travis"]]);
+    assert.equal(relation("The Orbit docs site is hosted on Netlify.", "fact", "Hugo is no longer used for the Orbit docs site; it's built with Astro now.", "fact", 0.86), null);
+  });
+});
+
+describe("a Chinese 'from <date> on' says the value holds from then (fresh12)", () => {
+  it("a new value from a date replaces the old one", () => {
+    assert.equal(relation("门禁系统的日志保留180天。", "fact", "自9月1日起，门禁系统的日志保留期限为两年。", "fact", 0.94)?.kind, "supersedes");
+  });
+  it("a place one starts from is no time", () => {
+    assert.equal(relation("巡检路线覆盖三个泵站。", "fact", "从北门开始，巡检路线也经过水塔。", "fact", 0.9), null);
+  });
+});
+
+describe("a value put away names what it replaces (fresh12)", () => {
+  it("'the X are on the shelf now', 'X is mothballed'", () => {
+    assert.ok(oldValues("Moved the kiosks to Raspberry Pi 5, the Arduinos are in storage now").some((v) => v.includes("arduino")));
+    assert.ok(oldValues("The Jenkins box is mothballed, Buildkite runs every pipeline.").some((v) => v.includes("jenkin")));
+  });
+});
+
+describe("what two Chinese statements both open with is the thing, not a shared attribute (fresh12)", () => {
+  it("'目前' before another attribute of the same thing replaces nothing", () => {
+    assert.equal(relation("报修小程序后端使用 Go 1.22。", "fact", "报修小程序目前支持短信登录。", "fact", 0.93), null);
+  });
+  it("the same attribute after the shared opening still does", () => {
+    assert.equal(relation("报修小程序后端使用 Go。", "fact", "报修小程序后端目前用 Rust。", "fact", 0.93)?.kind, "supersedes");
+  });
+});
+
+describe("a change said in so many words may be of the phrase two Chinese statements open with", () => {
+  it("'最后定了' replaces what the phrase was", () => {
+    assert.equal(relation("书房吊灯选的是黄铜色的那款", "fact", "书房吊灯最后定了 Flos 的白色款", "fact", 0.94)?.kind, "supersedes");
+  });
+});

@@ -1,0 +1,46 @@
+import { strict as assert } from "node:assert";
+import { takesBackTurn } from "../../../src/core/write/extract.js";
+import { makeEngine, MINUTE } from "../../helpers/fakes.js";
+
+// A message that only takes back the speaker's previous one ("ignore what I just said", "当我没说"): what that
+// turn stored is archived and what it had replaced is active again. Sentences in no case file.
+describe("a turn that takes back the one before it", () => {
+  it("says so by pointing at the speaker's own words, not by a bare 'never mind'", () => {
+    for (const text of ["ignore what I just said, wrong repo", "Scratch that.", "我刚才说的不算，当我没说。", "收回刚才那句，维持原样。", "I take that back, we keep the current setup."]) {
+      assert.ok(takesBackTurn(text), text);
+    }
+    for (const text of ["never mind", "算了", "never mind, it works now", "Scratch that, the offsite is in Porto.", "The cron runs at 2am, ignore what I said about 3am."]) {
+      assert.equal(takesBackTurn(text), false, text);
+    }
+  });
+
+  it("archives what the previous turn stored and restores what it replaced", async () => {
+    const { engine, clock } = await makeEngine();
+    const old = await engine.write({ content: "The nightly export runs at 01:00." });
+    clock.advance(60 * MINUTE);
+    const said = await engine.ingest({ user: "The nightly export moved from 01:00 to 04:30.", sessionId: "s1" });
+    const stored = said.results.find((r) => r.action === "superseded");
+    assert.ok(stored?.id, JSON.stringify(said.results));
+    assert.equal((await engine.get(old.id!)).status, "superseded");
+    clock.advance(MINUTE);
+    const back = await engine.ingest({ user: "ignore what I just said, wrong window.", sessionId: "s1" });
+    assert.deepEqual(back.takenBack.map((b) => b.id), [stored.id]);
+    assert.deepEqual(back.takenBack[0]?.restored, [old.id]);
+    assert.equal((await engine.get(stored.id!)).status, "archived", "kept as history");
+    assert.equal((await engine.get(old.id!)).status, "active");
+    const r = await engine.recall({ query: "When does the nightly export run?" });
+    assert.match(r.memories[0]?.content ?? "", /01:00/, r.text);
+  });
+
+  it("takes back nothing of another session, nothing past the correction window, nothing written by a caller", async () => {
+    const { engine, clock } = await makeEngine();
+    const other = await engine.ingest({ user: "The lab printer is on the third floor.", sessionId: "a" });
+    clock.advance(MINUTE);
+    assert.deepEqual((await engine.ingest({ user: "当我没说。", sessionId: "b" })).takenBack, [], "another session");
+    const late = await engine.ingest({ user: "The loading dock closes at 17:00.", sessionId: "c" });
+    clock.advance(60 * MINUTE);
+    assert.deepEqual((await engine.ingest({ user: "当我没说。", sessionId: "c" })).takenBack, [], "past the window");
+    assert.equal((await engine.get(late.results[0]!.id!)).status, "active");
+    assert.equal((await engine.get(other.results[0]!.id!)).status, "active");
+  });
+});
