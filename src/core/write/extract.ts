@@ -174,7 +174,7 @@ export const DROP_RULES: Array<{ name: string; test: (s: string, t: RuleThreshol
     name: "sign-off",
     test: (s) =>
       /\b(ttyl|ttys|cya|gtg|g2g|talk to (?:you|u) later|call(ing)? it a (day|night)|that'?s (it|all|enough|everything)( from me)? for (the )?(day|today|now|tonight|this week)|(pick|picking) (this|it) (back )?up (tomorrow|later|on monday|next week)|(talk|speak|catch you) (tomorrow|later|soon)|signing off|logging off)\b/i.test(s) ||
-      /(先到这(儿|里)|今天就到这|明天再(说|弄|看|继续)|回头再(说|聊|看)|(一会儿?|待会儿?|等会儿?|晚点|晚些)再(说|聊|看)|下次再(聊|说))/.test(s) ||
+      /(先到这(儿|里)|今天就到这|(?:^|好了|行了|那)不(?:说|聊)了|明天再(说|弄|看|继续)|回头再(说|聊|看)|(一会儿?|待会儿?|等会儿?|晚点|晚些)再(说|聊|看)|下次再(聊|说))/.test(s) ||
       // Putting the talk off until something is over ends the exchange: "开完会再聊", "吃完饭再说吧", "that's all for now".
       /(先这样|就这样)(吧|啦|了)?[，,～~！!。]|[\u4e00-\u9fff]{1,4}再(聊|说)(吧|啦|哈|哦)?[～~！!。.\s]*$/.test(s),
   },
@@ -205,7 +205,7 @@ export const DROP_RULES: Array<{ name: string; test: (s: string, t: RuleThreshol
       /^(?:终于|又)?(?:周[一二三四五六日末]|星期[一二三四五六日天]|礼拜[一二三四五六天])(?:了|啦|喽)[，,！!～~\s]*(?:[^，。]{0,6}(?:摸鱼|划水|不想上班|不想干活|想放假)[^，。]{0,3})?[\p{Extended_Pictographic}\s!！～~。]*$|(?:摸鱼|划水)(?:中|一下|ing)?[\p{Extended_Pictographic}\s!！～~。]*$/u.test(s) ||
       // A mishap happening as the speaker types: "the toddler just knocked my tea over", "my laptop just died".
       /\bjust\s+(spilled|spilt|knocked|dropped|tipped|fell|woke|died|crashed on me)\b/i.test(s) ||
-      /(心情|情绪)(特别|非常|很|有点|不太|好|太|真|超|挺|蛮)?(差|糟|不好|低落|烦)|(有点|好|太|很|特别|真|超|挺)(累|困|饿|冷|热|闷|烦|郁闷|焦虑|无聊|难受|崩溃|丧)|(累|困|冷|热|饿|气|急|烦)死(了|我了)|冻僵|(在|正在)(机场|车站|医院|路上|排队)|不想干|(?:今天|今儿|最近|这会儿)?(?:心情|状态)(?:很|挺|特别|超|真|还|蛮)?(?:不错|好|棒|美)(?:的|啊|呀)?[。！!～~]*$|心态(?:都|彻底|直接|完全)?(?:崩|炸|爆)|破防了|(?:累|困|饿|冷|热|气|急|烦)(?:瘫|趴|坏|疯|炸)了|(在|坐)(地铁|高铁|公交|火车|飞机|出租车|车)上|信号(不好|不太好|很差|时断时续)|网络(不好|很差|时断时续)/.test(s),
+      /(心情|情绪)(特别|非常|很|有点|不太|好|太|真|超|挺|蛮)?(差|糟|不好|低落|烦)|(有点|好|太|很|特别|真|超|挺)(累|困|饿|冷|热|闷|烦|郁闷|焦虑|无聊|难受|崩溃|丧)|(累|困|冷|热|饿|气|急|烦)死(了|我了|啦|(?=[^\u4e00-\u9fffA-Za-z0-9]|$))|冻僵|(在|正在)(机场|车站|医院|路上|排队)|不想干|(?:今天|今儿|最近|这会儿)?(?:心情|状态)(?:很|挺|特别|超|真|还|蛮)?(?:不错|好|棒|美)(?:的|啊|呀)?[。！!～~]*$|心态(?:都|彻底|直接|完全)?(?:崩|炸|爆)|破防了|(?:累|困|饿|冷|热|气|急|烦)(?:瘫|趴|坏|疯|炸)了|(在|坐)(地铁|高铁|公交|火车|飞机|出租车|车)上|信号(不好|不太好|很差|时断时续)|网络(不好|很差|时断时续)/.test(s),
   },
   {
     // Thinking aloud is not a decision, and the speaker says so: "just spitballing here", "nothing is settled", "我就是瞎想想".
@@ -440,7 +440,7 @@ const EXCUSE = /^\W*(?:i\s+was\s+(?:just\s+)?(?:thinking|testing|typing|rambling
  * stick with the current router", "leave it as it is", "维持原样", "还是照旧".
  */
 const STATUS_QUO =
-  /\b(?:keep(?:ing|s)?|stick(?:ing|s)?\s+with|stay(?:ing|s)?\s+(?:with|on|put)|leav(?:e|ing))\s+(?:it|them|things|everything|what\s+(?:we|i|the\s+user)\s+(?:have|has|had|'ve\s+got)|(?:the|our)\s+(?:current|existing|old|same)\b|as\s+(?:it|is))|\bno\s+change\b|\bas\s+(?:it|they)\s+(?:is|are)\b|维持(?:现状|原样|原来)|保持(?:现状|原样|不变)|照旧|(?:先|就)?不(?:改|换|动)了?(?=[，,。！!～~\s]|$)|还是用原来的/iu;
+  /\b(?:keep(?:ing|s)?|stick(?:ing|s)?\s+with|stay(?:ing|s)?\s+(?:with|on|put)|leav(?:e|ing))\s+(?:it|them|things|everything|what\s+(?:we|i|the\s+user)\s+(?:have|has|had|'ve\s+got)|(?:the|our)\s+(?:current|existing|old|same)\b|as\s+(?:it|is))|\bno\s+change\b|\b(?:don'?t|do\s+not)\s+change\s+anything\b|\bas\s+(?:it|they)\s+(?:is|are)\b|维持(?:现状|原样|原来)|保持(?:现状|原样|不变)|照旧|(?:先|就)?不(?:改|换|动)了?(?=[，,。！!～~\s]|$)|还是用原来的/iu;
 
 /**
  * The speaker takes back their own words, pointing at them ("pretend I never said it"), not a problem or a
@@ -448,7 +448,7 @@ const STATUS_QUO =
  * case file: "ignore what I just said, I was thinking of the other repo", "我刚才说的不算，先别动".
  */
 const TAKES_BACK_WORDS =
-  /\b(?:forget|ignore|disregard)\s+(?:what|everything)\s+(?:i|we)\s+(?:just\s+)?(?:said|wrote|typed|sent|mentioned)|\bdisregard\s+(?:that|my\s+last)|\b(?:scratch|strike|scrap|cancel)\s+that\b|\b(?:i\s+)?take\s+(?:that|it)\s+back\b|当我没说|(?:我)?(?:刚才|刚刚|上一?条|前面)(?:说|发)的(?:不算|作废|别当真)|收回(?:刚才|上一?条|那句)?|撤回(?:刚才|上一?条|那句)/iu;
+  /\b(?:forget|ignore|disregard)\s+(?:what|everything)\s+(?:i|we)\s+(?:just\s+)?(?:said|wrote|typed|sent|mentioned)|\b(?:ignore|forget|disregard)\s+that\b(?=\s*[,;.!—–-])|\bdisregard\s+(?:that|my\s+last)|\b(?:scratch|strike|scrap|cancel)\s+that\b|\b(?:i\s+)?take\s+(?:that|it)\s+back\b|当我没说|(?:我)?(?:刚才|刚刚|上一?条|前面)(?:说|发)的(?:不算|作废|别当真)|收回(?:刚才|上一?条|那句)?|撤回(?:刚才|上一?条|那句)/iu;
 
 /** A message that only takes back what the speaker said before it: nothing before the marks, and after them only why or that nothing changes. */
 export function takesBackTurn(text: string): boolean {
@@ -459,7 +459,8 @@ export function takesBackTurn(text: string): boolean {
     const first = found[0];
     const last = found[found.length - 1];
     if (!first || !last) return !/[\p{L}\p{N}]/u.test(s) || EXCUSE.test(s) || STATUS_QUO.test(s);
-    const before = s.slice(0, first.index ?? 0);
+    // "wait no, …", "等等，…": a pause or a no before the words that take it back.
+    const before = s.slice(0, first.index ?? 0).replace(/^(?:\W*(?:wait|no|nope|hmm+|actually|oops|sorry|等等|等一下|不对|哦))+\W*$/iu, "");
     const after = s.slice((last.index ?? 0) + last[0].length).replace(/^[\s,，、.。:：;；!！…-]+/u, "");
     return !/[\p{L}\p{N}]/u.test(before) && (!/[\p{L}\p{N}]/u.test(after) || EXCUSE.test(after) || STATUS_QUO.test(after));
   });

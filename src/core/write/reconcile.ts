@@ -6,7 +6,7 @@ import { contentTokens, contentTokenSet, diceOf, lexicalSimilarity, tokenDiffere
 import { chineseNumeral, withDigits } from "../text/numerals.js";
 import { cosine } from "../text/vector.js";
 import { isGenericSubject } from "./classify.js";
-import { announcesChange, isAdditive, correctsEarlier, holdsValue, keysDiffer, subjectNamesSlot, numberedAttribute, boundedAttribute, oldValues, progressFrame, responsibilityReading, sameLeadingThing, sameSlot, slotTokens, taskLabel, valueReplacedByPhrase, valueTokens, versionedSlot, versionsNamed, versionsOfTwoThings } from "./slot.js";
+import { announcesChange, isAdditive, correctsEarlier, holdsValue, keysDiffer, subjectNamesSlot, numberedAttribute, boundedAttribute, quantityAttribute, oldValues, progressFrame, responsibilityReading, sameLeadingThing, sameSlot, slotTokens, taskLabel, taskLabelText, valueReplacedByPhrase, valueTokens, versionedSlot, versionsNamed, versionsOfTwoThings } from "./slot.js";
 
 export interface Candidate {
   content: string;
@@ -262,8 +262,8 @@ export function labelsDiffer(a: string, b: string): boolean {
 
 /** The Chinese label before a colon, without a word for its progress ("盘点进度" → "盘点"). */
 function cjkLabel(text: string): string | null {
-  const m = /^([\u4e00-\u9fff]{2,16})[:：]/u.exec(text.trim());
-  return m ? (m[1] as string).replace(/(?:进度|进展|状态|情况)$/u, "") : null;
+  const label = taskLabelText(text);
+  return label !== null && /^[\u4e00-\u9fff]{2,16}$/u.test(label) ? label.replace(/(?:进度|进展|状态|情况)$/u, "") : null;
 }
 
 function holdsInOrder(longer: string, shorter: string): boolean {
@@ -366,7 +366,10 @@ export function relate(candidate: Candidate, existing: MemoryRecord, existingVec
 
   // A version is a value of the name it follows; a status line's number is more often an item of a series ("sprint 14").
   const versioned = !bothTasks && (lexical || sim >= t.namedValueTopic) ? versionedSlot(candidate.content, existing.content) : null;
-  const slot = sameSlot(candidate.content, existing.content) ?? numberedAttribute(candidate.content, existing.content) ?? boundedAttribute(candidate.content, existing.content) ?? versioned ?? responsible ?? (subjectsSpecific && subjectNamesSlot(existing.subject) ? { common: [existing.subject] } : null);
+  // A quantity said of two people (the user's phone plan, a friend's) is two things.
+  const twoPeople = candidate.subject !== existing.subject && [candidate.subject, existing.subject].some((x) => x.startsWith("third-party:"));
+  const quantity = twoPeople ? null : (numberedAttribute(candidate.content, existing.content) ?? boundedAttribute(candidate.content, existing.content) ?? quantityAttribute(candidate.content, existing.content));
+  const slot = sameSlot(candidate.content, existing.content) ?? quantity ?? versioned ?? responsible ?? (subjectsSpecific && subjectNamesSlot(existing.subject) ? { common: [existing.subject] } : null);
   const restatement = sim >= (lexical ? w.restatementSimilarityLexical : t.restatementSimilarity);
   // Two close statements with different values said within the tie window: maybe one slot, maybe two
   // attributes — too close to call, so both stay and the conflict is reported ("when unsure, keep both and say so").

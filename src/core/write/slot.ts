@@ -16,7 +16,7 @@ import { contentTokens } from "../text/tokens.js";
  * ("went with Option B", "rent went up", "the refund went through."), not where someone went somewhere.
  */
 const CHANGE_VERB =
-  /(?![完达组形构])[\u4e00-\u9fff](?:到|成)了?\s*(?=\d|(?:早上|上午|中午|下午|晚上|凌晨)?[一二两三四五六七八九十百千万]+(?:点|个|天|分钟|小时|元|块|人|%))|\b(switch(ed|ing)?|mov(ed|ing)|migrat(ed|ing)|chang(ed|ing)|replac(ed|ing)|swapp?(ed|ing)?|upgrad(ed|ing)|downgrad(ed|ing)|convert(ed|ing)|renam(ed|ing)|port(ed|ing)|transition(ed|ing)|bump(s|ed|ing)?|updat(ed|ing)\s+to(?=\s+(?:[\w.-]*\d|v\d|version|firmware|release|build))|went\s+(?:with|for|from|up|down|over to|back to|through(?=\s*(?:[,.;!?]|$))))\b|\b(?:ended\s+up\s+(?:with|going\s+with|choosing|picking|using|on)|settled\s+on|opted\s+for)\b|(?:最后|最终|终于)(?:还是)?(?:决定|定|选|敲定|拍板)|换成|改成|改为|改用|换了|换到|切换|迁移|升级|降级|替换|取代|替代|改到|转到|挪到|(?:调整|变更|更改|修改|下调|上调)(?:为|成|到)/i;
+  /(?![完达组形构])[\u4e00-\u9fff](?:到|成)了?\s*(?=\d|(?:早上|上午|中午|下午|晚上|凌晨)?[一二两三四五六七八九十百千万]+(?:点|个|天|分钟|小时|元|块|人|%))|\b(switch(ed|ing)?|mov(ed|ing)|migrat(ed|ing)|chang(ed|ing)|replac(ed|ing)|swapp?(ed|ing)?|upgrad(ed|ing)|downgrad(ed|ing)|convert(ed|ing)|renam(ed|ing)|port(ed|ing)|transition(ed|ing)|bump(s|ed|ing)?|updat(ed|ing)\s+to(?=\s+(?:[\w.-]*\d|v\d|version|firmware|release|build))|went\s+(?:with|for|from|up|down|over to|back to|through(?=\s*(?:[,.;!?]|$))))\b|\b(?:ended\s+up\s+(?:with|going\s+with|choosing|picking|using|on)|settled\s+on|opted\s+for)\b|(?:最后|最终|终于)(?:还是)?(?:决定|定|选|敲定|拍板|确认|确定)|(?<![不没别])换[\u4e00-\u9fff]{1,2}了|换成|改成|改为|改用|换了|换到|切换|迁移|升级|降级|替换|取代|替代|改到|转到|挪到|(?:调整|变更|更改|修改|下调|上调)(?:为|成|到)/i;
 
 /** Words that put a statement next to earlier ones rather than in their place. */
 // "too" adds only where it closes its clause, maybe before a time word ("the mobile app reads it too.", "Lisbon has one too
@@ -366,22 +366,31 @@ export function valueReplacedByPhrase(newer: string, older: string): boolean {
 
 /** Generic heads that label a status line without naming the task ("Update:", "Status:", "进展："). */
 // A discourse opener before a colon introduces the message, whatever it is about: "quick one on the vans:", "FYI re payroll:".
-const GENERIC_LABEL = /^(update|status|progress|note|fyi|heads up|quick update|status update|progress update|更新|进展|进度|状态|汇报|备注)$|^(?:quick (?:one|note|q)|fyi|heads[- ]up|psa|btw|small thing)\s+(?:on|about|re|for|regarding)\b/i;
+const GENERIC_LABEL = /^(update|status|progress|note|fyi|heads up|report|quick update|(?:status|progress|weekly|daily|monthly)\s+(?:update|report)|更新|进展|进度|状态|汇报|备注|周报|日报|进度汇报)$|^(?:quick (?:one|note|q)|fyi|heads[- ]up|psa|btw|small thing)\s+(?:on|about|re|for|regarding)\b/i;
 
-/** The task a status line is about: the label before a colon ("Data import: 40% done" → "data import"), without words that only say it is a status. */
-export function taskLabel(text: string): string[] | null {
+/** The label of the task a status line is about, as written: the head before a colon, past a generic one ("Status report: …"). */
+export function taskLabelText(text: string): string | null {
   let rest = text.trim();
+  let reportHead = false;
   for (let i = 0; i < 2; i++) {
-    const m = rest.match(/^([^:：\n]{2,48})[:：]\s*(.+)$/su);
+    // After the head of a report, a comma may close the task's label too: "Status report: payroll audit, 3 of 5 sites"
+    // (after an opener such as "quick one on the vans:" what follows is the message, not a label).
+    const m = rest.match(reportHead ? /^([^:：,，\n]{2,48})[:：,，]\s*(.+)$/su : /^([^:：\n]{2,48})[:：]\s*(.+)$/su);
     if (!m) return null;
     const label = (m[1] ?? "").trim();
-    if (!GENERIC_LABEL.test(label)) {
-      const tokens = contentTokens(label).filter((t) => !GENERIC_LABEL.test(t));
-      return tokens.length > 0 ? tokens : null;
-    }
+    if (!GENERIC_LABEL.test(label)) return label;
+    reportHead = /(?:report|update|周报|日报|汇报)$/iu.test(label);
     rest = m[2] ?? "";
   }
   return null;
+}
+
+/** The task a status line is about: the label before a colon ("Data import: 40% done" → "data import"), without words that only say it is a status. */
+export function taskLabel(text: string): string[] | null {
+  const label = taskLabelText(text);
+  if (label === null) return null;
+  const tokens = contentTokens(label).filter((t) => !GENERIC_LABEL.test(t));
+  return tokens.length > 0 ? tokens : null;
 }
 
 /** Measure words that count units of work in Chinese: items, sheets, rows, weeks, chapters, episodes, rounds, rooms, batches, articles, pages, questions, courses, levels, matches, scenes, stops, floors, households. */
@@ -503,6 +512,34 @@ export function numberedAttribute(newer: string, older: string): SlotMatch | nul
     if (y && y.unit === x.unit && y.value !== x.value) return { common: [noun], onlyNew: [], onlyOld: [] };
   }
   return null;
+}
+
+/** Every quantity a statement gives: its number and its unit (a currency sign, else the word after the number). */
+function quantities(text: string): Array<{ value: number; unit: string }> {
+  return [...withDigits(text).matchAll(/([£$€¥￥])?\s?(\d[\d,]*(?:\.\d+)?)\s?(?:(k|m|bn|million|billion|thousand)\b)?(?![\d.,]*\d)\s*(?:-\s*)?([A-Za-z%]+|[\u4e00-\u9fff])?/gu)].map((m) => ({
+    value: Number((m[2] as string).replace(/,/g, "")) * (SCALE[(m[3] ?? "").toLowerCase()] ?? 1),
+    unit: m[1] ?? contentTokens(m[4] ?? "")[0] ?? "",
+  }));
+}
+
+/**
+ * One quantity in one unit, each side, of the same thing measured the same way however the words link them:
+ * "Pepper weighs 4 kg" / "Pepper weighed in at 3.6 kg", "the hall seats 200 people" / "after the refit the hall
+ * fits 240 people". The statements must share a word besides the thing (a name, or the words both open with) and
+ * the unit: one thing has many measures in one unit (what a dog weighs and what it eats a day).
+ */
+export function quantityAttribute(newer: string, older: string): SlotMatch | null {
+  const [a, b] = [quantities(newer), quantities(older)];
+  if (a.length !== 1 || b.length !== 1) return null;
+  const [x, y] = [a[0] as { value: number; unit: string }, b[0] as { value: number; unit: string }];
+  if (x.unit === "" || x.unit !== y.unit || x.value === y.value) return null;
+  const names = new Set([...`${newer} ${older}`.matchAll(/(?<=\s|^)\p{Lu}[\p{L}\d'’-]*/gu)].flatMap((m) => contentTokens(m[0])));
+  let prefix = 0;
+  while (prefix < Math.min(newer.length, older.length) && newer[prefix]?.toLowerCase() === older[prefix]?.toLowerCase()) prefix++;
+  const opening = new Set(contentTokens(hasCjk(newer) ? newer.slice(0, prefix) : newer.slice(0, prefix).replace(/\S*$/, "")));
+  const other = slotTokens(older);
+  const common = [...slotTokens(newer)].filter((t) => other.has(t) && !names.has(t) && !opening.has(t) && !/\d/.test(t) && t !== x.unit && !OWNER_WORDS.has(t));
+  return common.length > 0 ? { common, onlyNew: [String(x.value)], onlyOld: [String(y.value)] } : null;
 }
 
 /**

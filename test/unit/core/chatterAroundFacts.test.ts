@@ -282,3 +282,11 @@ describe("a laugh near the end of a remark, with a short plea after it", () => {
     assert.equal(extractRules("the build takes 14 minutes now lol, send help", opts).length, 1);
   });
 });
+
+describe("a sign-off and a hunger cry after a fact (fresh13)", () => {
+  it("keep the fact alone", () => {
+    const items = extractRules("仓库的消防通道每天下班前要清空，记住啊。好了不说了我去开会了，困死😵", opts);
+    assert.equal(items.length, 1, JSON.stringify(items));
+    assert.doesNotMatch(items[0]!.content, /开会|困死/);
+  });
+});

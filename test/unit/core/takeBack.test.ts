@@ -44,3 +44,10 @@ describe("a turn that takes back the one before it", () => {
     assert.equal((await engine.get(other.results[0]!.id!)).status, "active");
   });
 });
+
+describe("more ways of taking back the turn before (fresh13)", () => {
+  it("'wait no, ignore that, don't change anything' takes it back", () => {
+    assert.ok(takesBackTurn("wait no, ignore that, don't change anything yet, I still need the client's OK"));
+    assert.equal(takesBackTurn("ignore that warning, the build is fine"), false, "'that' followed by a noun is a thing, not the speaker's words");
+  });
+});

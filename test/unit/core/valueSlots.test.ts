@@ -7,7 +7,7 @@ import { classifyType } from "../../../src/core/write/classify.js";
 import { extractRules } from "../../../src/core/write/extract.js";
 import { relate, replacesNamedValue, sameTask, type Relation } from "../../../src/core/write/reconcile.js";
 import { splitSentences } from "../../../src/core/text/sentences.js";
-import { announcesChange, correctsEarlier, isAdditive, numberedAttribute, oldValues, progressFrame, responsibilityReading, sameSlot, subjectNamesSlot, versionsNamed } from "../../../src/core/write/slot.js";
+import { announcesChange, correctsEarlier, isAdditive, numberedAttribute, oldValues, progressFrame, responsibilityReading, sameSlot, subjectNamesSlot, taskLabel as taskLabelOf, versionsNamed } from "../../../src/core/write/slot.js";
 import { DAY, T0, vectorsAt } from "../../helpers/fakes.js";
 
 // Kinds that failed in a months-long history written without looking at the rules (eval/judgement/fresh4):
@@ -590,5 +590,42 @@ describe("what two Chinese statements both open with is the thing, not a shared 
 describe("a change said in so many words may be of the phrase two Chinese statements open with", () => {
   it("'最后定了' replaces what the phrase was", () => {
     assert.equal(relation("书房吊灯选的是黄铜色的那款", "fact", "书房吊灯最后定了 Flos 的白色款", "fact", 0.94)?.kind, "supersedes");
+  });
+});
+
+// fresh13, written without looking at the rules: one quantity of one unit, said of the same thing with another
+// word for how it is measured ("weighs" / "weighed in at", "costs" / "raised the price to"). Sentences in no case file.
+describe("one quantity in one unit of the same thing, however it is linked (fresh13)", () => {
+  it("replaces the older quantity", () => {
+    assert.equal(relation("Mochi weighs 6 kg.", "fact", "Mochi weighed in at 5.4 kg at the vet today, finally slimming down.", "fact", 0.9)?.kind, "supersedes");
+    assert.equal(relation("The Harbour Lane reading room seats 40 people.", "fact", "After the refit the Harbour Lane reading room fits 52 people.", "fact", 0.9)?.kind, "supersedes");
+  });
+  it("two measures in one unit of two attributes of one named thing stay two", () => {
+    assert.equal(relation("Mochi weighs 6 kg.", "fact", "Mochi eats 0.2 kg of kibble a day.", "fact", 0.88), null);
+  });
+});
+
+describe("a Chinese change said as a verb and its object, and a final confirmation (fresh13)", () => {
+  it("'换号了', '最终确认'", () => {
+    assert.equal(relation("物业前台电话：0755-26001122。", "fact", "物业前台换号了，新号码 0755-26009988。", "fact", 0.96)?.kind, "supersedes");
+    assert.equal(relation("春茗晚宴人数大约 60 人。", "fact", "春茗晚宴人数最终确认是 72 人，按 8 桌备。", "fact", 0.93)?.kind, "supersedes");
+  });
+});
+
+describe("one quantity said of two people is two things", () => {
+  it("a colleague's gym fee does not replace the user's", () => {
+    const [va, vb] = vectorsAt(0.9);
+    const existing = { id: "m1", content: "用户的健身卡年费是 1800 元。", type: "fact", subject: "user", source: "extractor", confidence: 0.8, validUntil: null, confirmedAt: T0, createdAt: T0 } as unknown as MemoryRecord;
+    const candidate = { content: "用户同事的健身卡年费是 2400 元。", type: "fact" as const, subject: "third-party:同事", source: "extractor" as const, confidence: 0.6, validUntil: null, vector: vb, now: T0 + 10 * DAY };
+    assert.equal(relate(candidate, existing, va, config, t), null);
+  });
+});
+
+describe("a generic head before the task's label (fresh13)", () => {
+  it("'Status report: <task>, <count>' names the task after the head", () => {
+    assert.deepEqual(taskLabelOf("Status report: payroll audit, 3 of 5 sites visited."), ["payroll", "audit"]);
+    assert.equal(taskLabelOf("Quick one on the vans: depot B got two more, so 5 of 8 are done."), null, "after an opener the rest is the message");
+    assert.equal(relation("Status report: payroll audit, 3 of 5 sites visited.", "task_state", "Status report: fire drill training, 12 of 40 staff trained.", "task_state", 0.9), null);
+    assert.equal(relation("周报：仓库盘点，完成 3/10 排。", "task_state", "周报：消防演练，完成 2/4 场。", "task_state", 0.9), null);
   });
 });
