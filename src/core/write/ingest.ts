@@ -155,9 +155,11 @@ export async function commitTurn(ctx: WriteContext, prepared: PreparedTurn): Pro
  */
 async function takeBackPreviousTurn(ctx: WriteContext, turn: TurnRecord): Promise<TakenBack[]> {
   const window = ctx.config.write.correctionWindowMs;
-  const before = (await ctx.store.listTurns({ scope: turn.scope }))
-    .filter((t) => t.id !== turn.id && t.sessionId === turn.sessionId && t.at <= turn.at && turn.at - t.at <= window)
-    .sort((a, b) => b.at - a.at)[0];
+  // The latest earlier turn of the session; of two logged at the same instant, the one logged later (turns are listed in the order stored).
+  let before: TurnRecord | undefined;
+  for (const t of await ctx.store.listTurns({ scope: turn.scope })) {
+    if (t.id !== turn.id && t.sessionId === turn.sessionId && t.at <= turn.at && turn.at - t.at <= window && (!before || t.at >= before.at)) before = t;
+  }
   if (!before || before.memoryIds.length === 0) return [];
   const stored = (await ctx.store.getMemories(before.memoryIds)).filter((m) => m.status === "active" && m.source === "extractor" && m.createdAt >= before.at && m.sourceTurns.includes(before.id));
   if (stored.length === 0) return [];

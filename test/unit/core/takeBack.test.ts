@@ -51,3 +51,14 @@ describe("more ways of taking back the turn before (fresh13)", () => {
     assert.equal(takesBackTurn("ignore that warning, the build is fine"), false, "'that' followed by a noun is a thing, not the speaker's words");
   });
 });
+
+describe("the turn before, when turns share an instant", () => {
+  it("is the one logged last", async () => {
+    const { engine } = await makeEngine();
+    const first = await engine.ingest({ user: "The kiln fires on Tuesdays.", sessionId: "k" });
+    const second = await engine.ingest({ user: "The glaze room closes at 18:00.", sessionId: "k" });
+    const back = await engine.ingest({ user: "当我没说。", sessionId: "k" });
+    assert.deepEqual(back.takenBack.map((b) => b.id), second.results.map((r) => r.id));
+    assert.equal((await engine.get(first.results[0]!.id!)).status, "active");
+  });
+});
