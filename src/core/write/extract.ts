@@ -453,9 +453,8 @@ const TAKES_BACK_WORDS =
 /** A message that only takes back what the speaker said before it: nothing before the marks, and after them only why or that nothing changes. */
 export function takesBackTurn(text: string): boolean {
   if (!TAKES_BACK_WORDS.test(text)) return false;
-  const marks = new RegExp(`${TAKES_BACK_WORDS.source}|${RETRACTION.source}`, "giu");
   return splitSentences(text).every((s) => {
-    const found = [...s.matchAll(marks)];
+    const found = [...s.matchAll(TAKE_BACK_MARKS)];
     const first = found[0];
     const last = found[found.length - 1];
     if (!first || !last) return !/[\p{L}\p{N}]/u.test(s) || EXCUSE.test(s) || STATUS_QUO.test(s);
@@ -468,6 +467,8 @@ export function takesBackTurn(text: string): boolean {
 
 /** The same kinds without the global flag, so a test keeps no lastIndex between sentences. */
 const HAS_RETRACTION = new RegExp(RETRACTION.source, "iu");
+/** Every mark of taking back, the speaker's own words or anything else, for reading what stands around them. */
+const TAKE_BACK_MARKS = new RegExp(`${TAKES_BACK_WORDS.source}|${RETRACTION.source}`, "giu");
 
 function afterRetraction(sentences: string[], t: RuleThresholds): string[] {
   let last = -1;

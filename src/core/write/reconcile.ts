@@ -6,7 +6,7 @@ import { contentTokens, contentTokenSet, diceOf, lexicalSimilarity, tokenDiffere
 import { chineseNumeral, withDigits } from "../text/numerals.js";
 import { cosine } from "../text/vector.js";
 import { isGenericSubject } from "./classify.js";
-import { announcesChange, isAdditive, correctsEarlier, holdsValue, keysDiffer, subjectNamesSlot, numberedAttribute, boundedAttribute, quantityAttribute, oldValues, progressFrame, responsibilityReading, sameLeadingThing, sameSlot, slotTokens, taskLabel, taskLabelText, valueReplacedByPhrase, valueTokens, versionedSlot, versionsNamed, versionsOfTwoThings } from "./slot.js";
+import { announcesChange, isAdditive, correctsEarlier, holdsValue, keysDiffer, subjectNamesSlot, numberedAttribute, boundedAttribute, quantityAttribute, oldValues, progressFrame, responsibilityReading, sameLeadingThing, sameSlot, sharedOpening, slotTokens, taskLabel, taskLabelText, valueReplacedByPhrase, valueTokens, versionedSlot, versionsNamed, versionsOfTwoThings } from "./slot.js";
 
 export interface Candidate {
   content: string;
@@ -441,9 +441,7 @@ function sharesOnlyTheThing(a: string, b: string): boolean {
 
 /** The words of what two Chinese statements both open with (two characters or more): the thing they are about. */
 function cjkOpening(a: string, b: string): Set<string> {
-  let prefix = 0;
-  while (prefix < Math.min(a.length, b.length) && a[prefix] === b[prefix]) prefix++;
-  return hasCjk(a) && prefix >= 2 ? contentTokenSet(a.slice(0, prefix)) : new Set<string>();
+  return hasCjk(a) ? sharedOpening(a, b) : new Set<string>();
 }
 
 /**

@@ -246,15 +246,16 @@ export function valueTokens(text: string): Set<string> {
   return out;
 }
 
+/** The content tokens of a list of words, one set: verbs are matched as contentTokens reads them ("accepts" → "accept"). */
+function wordSet(words: string): Set<string> {
+  return new Set(words.split(/\s+/).flatMap((w) => contentTokens(w)));
+}
+
 /** Verbs whose object is one of many (a person likes many things, a service needs many headers): sharing one is no shared attribute. */
-const MANY_VALUED = new Set(
-  (
-    "use uses using like likes love loves enjoy enjoys have has own owns know knows speak speaks support supports include includes " +
+const MANY_VALUED = wordSet(
+  "use uses using like likes love loves enjoy enjoys have has own owns know knows speak speaks support supports include includes " +
     "contain contains need needs require requires accept accepts allow allows visit visited play plays read reads watch watches eat eats " +
-    "want wants call calls run runs depend depends integrate integrates 用 使用 喜欢 爱 有 会 支持 包括 包含 需要 依赖 去过 吃 看 玩"
-  )
-    .split(/\s+/)
-    .flatMap((w) => contentTokens(w)),
+    "want wants call calls run runs depend depends integrate integrates 用 使用 喜欢 爱 有 会 支持 包括 包含 需要 依赖 去过 吃 看 玩",
 );
 
 /**
@@ -262,14 +263,10 @@ const MANY_VALUED = new Set(
  * adds to it. Examples, in no case file: "the kiosk accepts Apple Pay" / "the kiosk accepts Alipay", "这个插件支持
  * Vim 键位" / "这个插件支持 Emacs 键位". A number given instead is still one quantity ("supports up to 8 players").
  */
-const INCLUSION = new Set(
-  (
-    "accept accepts take takes support supports include includes contain contains allow allows offer offers serve serves stock stocks carry carries " +
+const INCLUSION = wordSet(
+  "accept accepts take takes support supports include includes contain contains allow allows offer offers serve serves stock stocks carry carries " +
     "cover covers speak speaks like likes love loves enjoy enjoys know knows integrate integrates need needs require requires visit visited " +
-    "支持 接受 包括 包含 提供 覆盖 兼容 喜欢 爱 会 需要 去过"
-  )
-    .split(/\s+/)
-    .flatMap((w) => contentTokens(w)),
+    "支持 接受 包括 包含 提供 覆盖 兼容 喜欢 爱 会 需要 去过",
 );
 
 /** Who a statement is about when that says nothing about which attribute it gives: the speaker, the team, the project. */
@@ -534,12 +531,21 @@ export function quantityAttribute(newer: string, older: string): SlotMatch | nul
   const [x, y] = [a[0] as { value: number; unit: string }, b[0] as { value: number; unit: string }];
   if (x.unit === "" || x.unit !== y.unit || x.value === y.value) return null;
   const names = new Set([...`${newer} ${older}`.matchAll(/(?<=\s|^)\p{Lu}[\p{L}\d'’-]*/gu)].flatMap((m) => contentTokens(m[0])));
-  let prefix = 0;
-  while (prefix < Math.min(newer.length, older.length) && newer[prefix]?.toLowerCase() === older[prefix]?.toLowerCase()) prefix++;
-  const opening = new Set(contentTokens(hasCjk(newer) ? newer.slice(0, prefix) : newer.slice(0, prefix).replace(/\S*$/, "")));
+  const opening = sharedOpening(newer, older);
   const other = slotTokens(older);
   const common = [...slotTokens(newer)].filter((t) => other.has(t) && !names.has(t) && !opening.has(t) && !/\d/.test(t) && t !== x.unit && !OWNER_WORDS.has(t));
   return common.length > 0 ? { common, onlyNew: [String(x.value)], onlyOld: [String(y.value)] } : null;
+}
+
+/**
+ * The words two statements both open with, the thing they are about ("Biscuit weighs…" / "Biscuit weighed in…",
+ * "报修小程序后端…" / "报修小程序目前…"): Chinese from two characters, other text up to the last whole word.
+ */
+export function sharedOpening(a: string, b: string): Set<string> {
+  let prefix = 0;
+  while (prefix < Math.min(a.length, b.length) && a[prefix]?.toLowerCase() === b[prefix]?.toLowerCase()) prefix++;
+  if (hasCjk(a)) return prefix >= 2 ? new Set(contentTokens(a.slice(0, prefix))) : new Set();
+  return new Set(contentTokens(a.slice(0, prefix).replace(/\S*$/, "")));
 }
 
 /**
