@@ -200,6 +200,7 @@ describe("integration: judgement on the real store and the multilingual model", 
       "the neighbour's dog has been barking all morning, can't think",
       "困死了，昨晚追剧到三点",
       "woohoo it compiles!!",
+      "you legends, first round's on me tonight 🍻",
     ];
     await tell(chatter);
     const leftOver = (await engine.list({})).map((m) => m.content);
@@ -219,6 +220,8 @@ describe("integration: judgement on the real store and the multilingual model", 
       // Rewritten about "the user", a standing fact is read as it was said (in the third person some leaned toward chatter).
       "我对头孢过敏。",
       "I'm a night owl.",
+      // A team's standing habit is no celebration, though it sits near one.
+      "我们组每个月最后一个周五团建。",
     ];
     await tell(kept);
     assert.equal((await engine.list({})).length, leftOver.length + kept.length, "a fact was read as chatter");

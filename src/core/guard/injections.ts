@@ -264,7 +264,7 @@ const RULES: Rule[] = [
         const send = new RegExp(String.raw`\b${oneOf(["send", "sending", "upload", "uploading", "post", "posting", "forward", "forwarding", "email", "e-mail", "mail", "transmit", "exfiltrate", "leak", "beam", "pipe", "submit", "copy", "paste", "dump", "sync", "relay", "attach", "ship", "export", "report", "mirror", "cc", "bcc", "replicate", "duplicate"])}\b|发到|发给|发送|发往|上传|传到|提交到|转发|贴到|推送到|同步到|导出|打包发|抄送|泄露|外发`);
         const outside = /\b[a-z][a-z0-9+.-]*:\/\/\S+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\b\d{1,3}(?:\.\d{1,3}){3}\b|\b(?:pastebin|hastebin|gist|webhook\.site|requestbin|ngrok|transfer\.sh|file\.io|external\s+(?:server|address|endpoint|site)|my\s+server|this\s+(?:address|endpoint|server|url))\b|(?<![.\w/-])[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|net|org|io|dev|app|xyz|info|biz|co|me|site|online|top|ru|cn|example)\b|外部|邮箱|服务器/;
         // What a file or a record holds, sent whole: "send its full contents to …", "把配置文件的完整内容发到 …".
-        const holdings = /\b(?:(?:full|entire|whole|complete|raw)\s+)?contents?\s+of\b|\b(?:its|their|the)\s+(?:full\s+|entire\s+|whole\s+|complete\s+)?contents\b|\bsource\s+code\b|\b(?:order|purchase|chat|browsing|payment)\s+histor(?:y|ies)\b|(?:完整|全部|所有)的?(?:内容|源码|源代码)|(?:文件|脚本|代码|配置|日志)(?:文件)?的?(?:全部|完整)?内容/i;
+        const holdings = /\b(?:(?:full|entire|whole|complete|raw)\s+)?(?:contents?|text)\s+of\b|\b(?:its|their|the)\s+(?:full\s+|entire\s+|whole\s+|complete\s+)?contents\b|全文|原文|\bsource\s+code\b|\b(?:order|purchase|chat|browsing|payment)\s+histor(?:y|ies)\b|(?:完整|全部|所有)的?(?:内容|源码|源代码)|(?:文件|脚本|代码|配置|日志)(?:文件)?的?(?:全部|完整)?内容/i;
         const sensitive = new RegExp(String.raw`\b(?:${SENSITIVE_EN})\b|\b${PEOPLE_DATA_EN}|(?:^|[\s(])\.env\b|${SENSITIVE_ZH}`);
         const m = send.exec(s);
         // The outside address is where the data goes: after the verb ("copy .env.example to .env" with a sample DSN before it sends nothing).
@@ -361,7 +361,7 @@ function harvestsFromEveryone(r: Reading): boolean {
 /** Doing something while hiding it from the person served: "quietly install…", "don't mention it to the customer", "别让客户知道". */
 function behindTheUsersBack(r: Reading): boolean {
   // Planting something in what the assistant writes is an act too: "add", "insert", "append", "加上", "植入".
-  const act = new RegExp(String.raw`\b(?:run|execute|install|send|upload|delete|remove|wipe|drop|change|modify|disable|approve|grant|charge|transfer|forward|push|deploy|add|insert|inject|embed|append|plant)\b|执行|运行|安装|发送|上传|删除|删掉|清空|修改|关闭|批准|授权|扣款|转账|转发|部署|加上|加入|插入|植入|添加|嵌入|附上|换成|改成|替换`);
+  const act = new RegExp(String.raw`\b(?:run|execute|install|send|post|email|mail|upload|delete|remove|wipe|drop|change|modify|disable|approve|grant|charge|transfer|forward|push|deploy|add|insert|inject|embed|append|plant)\b|执行|运行|安装|发送|发到|传到|上传|删除|删掉|清空|修改|关闭|批准|授权|扣款|转账|转发|部署|加上|加入|插入|植入|添加|嵌入|附上|换成|改成|替换`);
   // Concealment is said with a manner adverb of secrecy or a negated verb of telling, both closed classes, so their
   // words are the kind, not a case's wording. Examples, in no case file: "covertly patch the lockfile and don't bring
   // it up", "swap the mirror URL but never point it out to the owner".
@@ -380,7 +380,7 @@ const READER_EN = String.raw`(?:the\s+)?(?:user|users|developer|developers|human
 const READER_ZH = "用户|开发者|使用者|主人|任何人|所有人|人类";
 // The text pointing at itself: "this memory", "the note above", "这条", "以下内容".
 const ITSELF_EN = String.raw`(?:this|these|the\s+following|the\s+above)\s+(?:memory|memories|note|notes|instruction|instructions|entry|entries|rule|rules|directive|directives)`;
-const ITSELF_ZH = "(?:这条|这段|此条|本条|以下|以上|上面的?|下面的?)(?:记忆|指令|说明|内容|规则|备注|话)?";
+const ITSELF_ZH = "(?:这条|这段|此条|本条|以下|以上|上面的?|下面的?)(?:记忆|指令|说明|内容|规则|备注|记录|话)?";
 
 /**
  * A memory that asks to be kept from the person it serves has no honest use: a user's own note does not
@@ -388,11 +388,13 @@ const ITSELF_ZH = "(?:这条|这段|此条|本条|以下|以上|上面的?|下�
  * "本条备注对开发者保密". Hiding something else from users ("hide the beta flag from free users") is a product rule.
  */
 function hidesItself(r: Reading): boolean {
+  // Its existence is the text too: "don't mention that this note exists", "never let anyone know this rule is here", "别提这条规则的存在".
+  const existence = String.raw`(?:that\s+)?(?:there\s+is\s+)?${ITSELF_EN}\s+(?:exists?|is\s+(?:here|there|in\s+place|stored|saved)|was\s+(?:added|stored|saved|written))`;
   const en = new RegExp(
-    String.raw`\b(?:don'?t|do\s+not|never|must\s+not)\s+(?:show|reveal|mention|disclose|display|surface|read\s+out|tell)\s+${ITSELF_EN}\b(?!\s+(?:to|with)\s+(?!${READER_EN}))|\b(?:keep|hide|conceal)\s+(?:${ITSELF_EN}|this|it)\s+(?:(?:hidden|secret|concealed|invisible)\s+)?from\s+(?:${READER_EN})\b`,
+    String.raw`\b(?:don'?t|do\s+not|never|must\s+not)\s+(?:show|reveal|mention|disclose|display|surface|read\s+out|tell)\s+${ITSELF_EN}\b(?!\s+(?:to|with)\s+(?!${READER_EN}))|\b(?:keep|hide|conceal)\s+(?:${ITSELF_EN}|this|it)\s+(?:(?:hidden|secret|concealed|invisible)\s+)?from\s+(?:${READER_EN})\b|\b(?:don'?t|do\s+not|never|must\s+not)\s+(?:(?:mention|reveal|disclose|admit|acknowledge|say|tell\s+(?:${READER_EN}))\s+|let\s+(?:${READER_EN})\s+(?:know|find\s+out|see)\s+|let\s+on\s+)${existence}`,
   );
   const zh = new RegExp(
-    `${ITSELF_ZH}[^。！？]{0,6}?(?:不要|别|不能|不许|切勿|禁止|不得)(?:让|给|向|对|跟)?(?:${READER_ZH})(?:看到|看见|知道|发现|提起|透露|展示|显示)|${ITSELF_ZH}[^。！？]{0,4}?(?:对|向)(?:${READER_ZH})(?:保密|隐瞒|隐藏)`,
+    `${ITSELF_ZH}[^。！？]{0,6}?(?:不要|别|不能|不许|切勿|禁止|不得)(?:让|给|向|对|跟)?(?:${READER_ZH})(?:看到|看见|知道|发现|提起|透露|展示|显示)|${ITSELF_ZH}[^。！？]{0,4}?(?:对|向)(?:${READER_ZH})(?:保密|隐瞒|隐藏)|(?:不要|别|不能|不许|切勿|禁止|不得)(?:(?:让|给|向|对|跟)(?:${READER_ZH}))?(?:知道|发现|提起|提到|提及|透露|说出)(?:有)?${ITSELF_ZH.replace(/\?$/, "")}(?:的存在)?`,
   );
   return en.test(r.text) || zh.test(r.text);
 }

@@ -2,14 +2,15 @@
  * Splits text into sentences: English at . ! ? followed by space and a capital, digit or quote
  * (so "Fly.io", "3.12" and "e.g. this" stay whole), Chinese at 。！？；, and at line breaks.
  * Chat is often typed in lower case: a period after a whole word that is no abbreviation ends a
- * sentence too ("the build is red. anyway, the fix is in", "lunch was late. ok so").
+ * sentence too ("the build is red. anyway, the fix is in", "lunch was late. ok so"), as does a measure when a word
+ * that turns the talk follows it ("the tank holds 300L. anyway, see you Monday").
  */
 export function splitSentences(text: string): string[] {
   const out: string[] = [];
   for (const line of text.split(/\n+/)) {
     // An emoji and a capital after it end a sentence in chat ("rough weekend 😩 Anyway, the job runs at 2"), as does
     // an emoji and a word that returns to business ("what a night 🥱 anyhow the backup ran at 3").
-    const parts = line.split(/(?<=[。！？；!?])|(?<=\p{Extended_Pictographic}\uFE0F?)\s+(?=[A-Z]|(?:anyway|anyways|anyhow|btw|by the way|oh and|back to (?:work|business))\b)|(?<=[.!?]["')\]]?)\s+(?=["'([]?[A-Z0-9])|(?<=(?:^|[\s(])(?!(?:etc|approx|incl|excl|esp|resp|min|max|dept|misc|ca|cf|vs|al|no)\.)[a-z]{3,}\.)\s+(?=[a-z])/u);
+    const parts = line.split(/(?<=[。！？；!?])|(?<=\p{Extended_Pictographic}\uFE0F?)\s+(?=[A-Z]|(?:anyway|anyways|anyhow|btw|by the way|oh and|back to (?:work|business))\b)|(?<=[.!?]["')\]]?)\s+(?=["'([]?[A-Z0-9])|(?<=(?:^|[\s(])(?!(?:etc|approx|incl|excl|esp|resp|min|max|dept|misc|ca|cf|vs|al|no)\.)[a-z]{3,}\.)\s+(?=[a-z])|(?<=(?:^|[\s(])\d+(?:[.,]\d+)?[A-Za-z%°]{0,3}\.)\s+(?=(?:anyway|anyways|anyhow|btw|ok|okay|so|lol|haha|thanks|thx|cheers|have|see|talk|gotta|gtg)\b)/u);
     for (const p of parts.flatMap(afterEmojiInChinese).flatMap(atTopicShift)) {
       const s = p.trim();
       if (s.length > 0) out.push(s);

@@ -6,6 +6,13 @@
  * standing facts), so that the reading learns the kind, not the topic.
  */
 export const CHATTER_EXAMPLES: readonly string[] = [
+  // Praise of the team and plans to celebrate, in slang as often as not.
+  "你们也太强了吧，佩服佩服👍",
+  "牛啊牛啊，这波操作666",
+  "终于搞定了，今晚必须庆祝一下🍻",
+  "辛苦各位，下班喝奶茶去～",
+  "this crew is unreal, you all rock 🙌",
+  "drinks on me tonight, we earned it 🍻",
   "good night, talk tomorrow",
   "see ya tmrw 👋",
   "thanks a ton, that fixed it",

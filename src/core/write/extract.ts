@@ -104,7 +104,8 @@ export const DROP_RULES: Array<{ name: string; test: (s: string, t: RuleThreshol
       // A breakdown complained about as happening again, as the whole sentence: "the printer on 2 is jammed again",
       // "电梯又坏了，爬了六楼". Given as the reason for a change ("moved out of room 3, the radiator is dead again") it is not.
       (/^[^,;，；—]*\b(?:is|'s|are|'re)\s+(?:broken|down|dead|jammed|busted|out|acting\s+up|playing\s+up)\s+again\b[^,;，；—]*$/i.test(s) && !/\b(?:if|when|whenever|until)\b/i.test(s)) ||
-      /^[^，,；;]{0,12}又(?:坏|挂|崩|卡|堵|停电|断网)了/.test(s) ||
+      // A counted object after the verb makes it a report, not a groan: "又挂了两盆吊兰" (hung up two pots), "又坏了三台路由器".
+      /^[^，,；;]{0,12}又(?:坏|挂|崩|卡|堵|停电|断网)了(?!\s*(?:[一二两三四五六七八九十几半\d]+|好几)\s*[个批盆株棵排箱袋块根条张套把件台只份串辆])/.test(s) ||
       /^(我先|等一下|稍等)/.test(s),
   },
   {
@@ -117,7 +118,9 @@ export const DROP_RULES: Array<{ name: string; test: (s: string, t: RuleThreshol
       // A bare duration tacked onto a clause asks the listener to wait: "the kettle's boiling, two minutes".
       /(^|[,;:—–-]\s*)(just\s+)?(a|one|two|three|five|ten|\d+)\s+(sec|second|moment|min|minute)s?\s*[.!…]*$/i.test(s) ||
       /^(等(我)?(一下|下|一会|会儿|片刻|[一二两三五十\d]+分钟)|稍等|回来了|我回来了|先这样|我(先)?(去|得)(开会|(接|打)个?电话|吃饭|忙))/.test(s) ||
-      /(等我[一二两三五十\d]*(下|会|分钟)|(马上|一会儿?|待会儿?)(就)?回来|(去|要)(开|接|打)(个|一个)?(会|电话))/.test(s),
+      /(等我[一二两三五十\d]*(下|会|分钟)|(马上|一会儿?|待会儿?)(就)?回来|(去|要)(开|接|打)(个|一个)?(会|电话))/.test(s) ||
+      // Leaving, said as the whole sentence: "我先撤了", "我去打球啦", "好啦我闪了🏃".
+      /^(?:好啦|好了|那)?[，,\s]*我(?:先|得|要)?(?:去|撤|溜|闪)(?:[\u4e00-\u9fff]{1,3})?(?:了|啦|咯|喽)[\s\p{P}\p{S}\p{Extended_Pictographic}\uFE0F～~]*$/u.test(s),
   },
   {
     // Coming back to the conversation: an apology for the wait or asking where it stood: "apologies, the call

@@ -6,7 +6,7 @@ import { contentTokens, contentTokenSet, diceOf, lexicalSimilarity, tokenDiffere
 import { chineseNumeral, withDigits } from "../text/numerals.js";
 import { cosine } from "../text/vector.js";
 import { isGenericSubject } from "./classify.js";
-import { announcesChange, isAdditive, correctsEarlier, holdsValue, keysDiffer, subjectNamesSlot, numberedAttribute, boundedAttribute, quantityAttribute, oldValues, progressFrame, responsibilityReading, sameLeadingThing, sameSlot, sharedOpening, slotTokens, taskLabel, taskLabelText, valueReplacedByPhrase, valueTokens, versionedSlot, versionsNamed, versionsOfTwoThings } from "./slot.js";
+import { announcesChange, isAdditive, correctsEarlier, holdsValue, keepsPartAsBefore, keysDiffer, subjectNamesSlot, numberedAttribute, boundedAttribute, quantityAttribute, oldValues, progressFrame, responsibilityReading, sameLeadingThing, sameSlot, sharedOpening, slotTokens, taskLabel, taskLabelText, valueReplacedByPhrase, valueTokens, versionedSlot, versionsNamed, versionsOfTwoThings } from "./slot.js";
 
 export interface Candidate {
   content: string;
@@ -344,6 +344,10 @@ export function relate(candidate: Candidate, existing: MemoryRecord, existingVec
   if (namesOld && (sim >= (lexical ? 0 : t.namedValueTopic) || lexicalSimilarity(candidate.content, existing.content) > 0)) {
     return { kind: "supersedes", existing, reason: "names the value it replaces", namedValue: true };
   }
+  // A statement that vouches for part of the earlier state ("same ward as before") continues it: replacing the
+  // memory would lose the part it vouches for, which it does not restate. Only a value it names is replaced; when
+  // the vouching may be about another memory ("A 弃用了，现在走 B，C 不变"), both are kept unless A is named.
+  if (keepsPartAsBefore(candidate.content)) return null;
   // A hand-over names the person who held the role too ("Tomas moved teams; the release manager is now Greta"):
   // no word is only the older statement's, yet the holder changed.
   const responsible = responsibilityReading(candidate.content, existing.content);
@@ -411,7 +415,7 @@ function sharesAttribute(a: string, b: string, thing: Set<string> = new Set(), o
   const shared = [...slotTokens(a)].some((t) => other.has(t) && !thing.has(t) && !opening.has(t) && !isGenericSubject(t) && !/^(we|team|用户|我们)$/.test(t));
   // About the same thing, a value of the same kind is the same attribute however it is worded: a new clock time
   // for "trucks leave at 6:30 PM" ("pull out at 8:15"), a number in the same unit; a port is no timeout.
-  return shared || (thing.size > 0 && [...valueKinds(a)].some((k) => valueKinds(b).has(k)));
+  return shared || ((thing.size > 0 || opening.size > 0) && [...valueKinds(a)].some((k) => valueKinds(b).has(k)));
 }
 
 /**
@@ -461,7 +465,7 @@ function versionOfAnotherName(candidate: Candidate, existing: string): boolean {
 function valueKinds(text: string): Set<string> {
   const kinds = new Set<string>();
   if (/\b\d{1,2}[:.]\d{2}\s*(?:am|pm|a\.m\.|p\.m\.)?(?!\d)|\b\d{1,2}\s*(?:am|pm)\b|\d{1,2}\s*点/i.test(text)) kinds.add("clock");
-  for (const m of text.matchAll(/\d+(?:\.\d+)?\s*([A-Za-z%]+|[\u4e00-\u9fff])/gu)) kinds.add(`unit:${(m[1] as string).toLowerCase()}`);
+  for (const m of withDigits(text).matchAll(/\d+(?:\.\d+)?\s*([A-Za-z%]+|[\u4e00-\u9fff])/gu)) kinds.add(`unit:${(m[1] as string).toLowerCase()}`);
   return kinds;
 }
 

@@ -92,11 +92,25 @@ export function isAdditive(text: string): boolean {
   return clauses.length < 2 || clauses.some((c) => ADDITIVE.test(c) && !ASIDE.test(c));
 }
 
+/**
+ * A statement that vouches for part of the earlier state: the attribute it names stays as it was. It changes or
+ * adds another attribute and keeps this one, so it continues the earlier memory rather than replacing it.
+ * Examples, in no case file: "the night bus now stops at 01:10, same route as always", "门诊换了护士长，地点不变".
+ * "As usual" before a verb is a value, not a vouching: "周日照常营业" says the shop opens on Sundays.
+ */
+const KEPT_AS_BEFORE =
+  /\bsame\s+(?:[\w-]+\s+){1,2}?as\s+(?:before|befor|b4|usual|always|ever|last\s+(?:time|year|season|month|week))\b|\b(?:otherwise|everything\s+else|the\s+rest|all\s+else)\s+(?:is\s+|stays\s+|remains\s+)?(?:unchanged|the\s+same|as\s+(?:before|it\s+was))\b|\b(?:stays?|remains?)\s+(?:the\s+same|unchanged|as\s+(?:before|it\s+was|is))\b|(?<!\bnot\s)\bunchanged\b|(?:照旧|照常)(?=[，,。.；;！!\s]|$|不动|不变)|(?<![若如果要])不变(?![化成])|没变|还是原来的|(?:跟|和|同)(?:以前|之前|原来|上次|去年)一样/i;
+
+export function keepsPartAsBefore(text: string): boolean {
+  return KEPT_AS_BEFORE.test(text);
+}
+
 // A word of a value phrase may be possessive ("the user's personal inbox"): the value is the whole phrase, not its owner.
 const PHRASE = String.raw`([\p{L}\p{N}][\p{L}\p{N}._+#/-]*(?:['’]s)?(?:\s+[\p{L}\p{N}][\p{L}\p{N}._+#/-]*(?:['’]s)?){0,3})`;
 /** The shortest phrase before a word that ends it ("replaced Redux Toolkit with Zustand for state": not "Redux Toolkit with Zustand"). */
 const PHRASE_UNTIL = PHRASE.replace("{0,3})", "{0,3}?)");
-const CJK_PHRASE = String.raw`\s*([\p{L}\p{N}._+#/-]+(?:\s+[\p{L}\p{N}._+#/-]+){0,2}|[\u4e00-\u9fff]{1,8})\s*`;
+// A clock time is one value ("由21:00调整为22:00"), its colon no break.
+const CJK_PHRASE = String.raw`\s*(\d{1,2}[:：]\d{2}(?::\d{2})?|[\p{L}\p{N}._+#/-]+(?:\s+[\p{L}\p{N}._+#/-]+){0,2}|[\u4e00-\u9fff]{1,8})\s*`;
 
 /**
  * The kinds of statement that name the value they replace, each capturing that value:
@@ -178,6 +192,8 @@ const NAMES_OLD_VALUE_IN_A_CHANGE: RegExp[] = [
 
 /** Words that can open the captured phrase but are not part of the value ("from the old X"). */
 const LEADING_NOISE = /^(?:(?:old|previous|former|legacy|original|existing|current|our|the|a|an|using|use)\s+|(?:原来的|之前的|以前的|旧的|老的)\s*)/i;
+/** A Chinese topic before the value, closed by a word for "as for" ("支付那块微信", "前端这边 Vue"): the value is after it. */
+const TOPIC_ZH = /^[\u4e00-\u9fff]{1,6}?(?:那块|这块|那边|这边|方面)\s*(?=\S)/u;
 
 /** The values a statement says it replaces ("from A to B" → A), as content tokens; empty when it names none. */
 export function oldValues(text: string): string[][] {
@@ -185,8 +201,10 @@ export function oldValues(text: string): string[][] {
   const rules = announcesChange(text) ? [...NAMES_OLD_VALUE, ...NAMES_OLD_VALUE_IN_A_CHANGE] : NAMES_OLD_VALUE;
   for (const rule of rules) {
     const m = text.match(rule);
-    // A phrase found before its marker may reach back over a sentence break ("…lot it is. Woodside's off the table"): only its own sentence counts.
-    const phrase = m?.[1]?.split(/[.!?;:,](?=\s)/).pop()?.replace(LEADING_NOISE, "").trim();
+    // A phrase found before its marker may reach back over a sentence break ("…lot it is. Woodside's off the table"), one
+    // found after it may run on into the next ("no longer 20 kg. Since May it is…"): only the marker's own sentence counts.
+    const pieces = m?.[1]?.split(/[.!?;:,](?=\s)/);
+    const phrase = (m?.[0].startsWith(m[1] ?? "") ? pieces?.pop() : pieces?.[0])?.replace(LEADING_NOISE, "").replace(TOPIC_ZH, "").trim();
     if (!phrase) continue;
     // In "订单库 MySQL 8.0" the value is "MySQL 8.0": when a phrase holds value-like words, those are the value.
     const values = [...valueTokens(phrase)];
@@ -613,6 +631,17 @@ export function versionedSlot(newer: string, older: string): SlotMatch | null {
   return v === null || v === "two things" ? null : v;
 }
 
+/**
+ * The words only one side says are Chinese on one side and Latin on the other: the rest of the statement is said
+ * in two languages, and words cannot tell a modifier from its translation ("Android 8 最低支持" / "minimum Android
+ * version is Android 10"; "Node 20 是构建机的版本" / "build box runs Node 22 now").
+ */
+function inOtherLanguages(a: string[], b: string[]): boolean {
+  const cjk = (ts: string[]) => ts.every((t) => /^[\u4e00-\u9fff]+$/u.test(t));
+  const latin = (ts: string[]) => ts.every((t) => !/[\u4e00-\u9fff]/u.test(t));
+  return (cjk(a) && latin(b)) || (latin(a) && cjk(b));
+}
+
 /** The same name given another version on two things: "staging runs Kubernetes 1.27" / "bumped prod to Kubernetes 1.29". */
 export function versionsOfTwoThings(newer: string, older: string): boolean {
   return versionReading(newer, older) === "two things";
@@ -631,7 +660,8 @@ function versionReading(newer: string, older: string): SlotMatch | "two things" 
       const other = (own: Set<string>, theirs: Set<string>) => [...own].filter((t) => !theirs.has(t) && !nameTokens.has(t) && !/^v?\d+$/.test(t) && !MADE_WITH.has(t) && !WHEN_WORDS.has(t));
       const mine = slotTokens(clause);
       const theirs = slotTokens(older);
-      if (other(mine, theirs).length === 0 || other(theirs, mine).length === 0) return { common: [name, "version"], onlyNew: [version], onlyOld: [was] };
+      const [onlyMine, onlyTheirs] = [other(mine, theirs), other(theirs, mine)];
+      if (onlyMine.length === 0 || onlyTheirs.length === 0 || inOtherLanguages(onlyMine, onlyTheirs)) return { common: [name, "version"], onlyNew: [version], onlyOld: [was] };
       if (modifiersDiffer(clause, older)) two = true;
     }
   }
@@ -673,6 +703,10 @@ const PERSON_ZH = String.raw`((?![我你他她它我们大家团队])[\u4e00-\u9
 
 /** "Is" between a role and its holder: the verb, or a colon standing for it ("Release captain: Ines"). */
 const COPULA_EN = String.raw`(?:\s+(?:is|are)\s+(?:now\s+|currently\s+|still\s+)?|\s*[:：]\s*)`;
+/** What a term opens with after "for": a year or "the coming…" ("captain for 2027" holds the role in 2027; "captain for the away team" holds it for a thing). */
+const TERM_START = String.raw`\d{4}\b|(?:the\s+)?(?:coming|next|upcoming)\s`;
+/** When a role is held, between the role and its holder: "this season", "for 2027", "next term". */
+const TERM_EN = String.raw`(?:\s+(?:(?:this|next|for\s+(?:the\s+)?(?:coming\s+|next\s+|upcoming\s+)?)\s*(?:season|year|term|semester|quarter|month|week|sprint|tour|cycle|rotation)|(?:for|in)\s+\d{4}(?:[-/–]\d{2,4})?(?:\s+season)?))?`;
 /** The earlier holder in a Chinese hand-over ("从老陈换成了…"). */
 const PERSON_ZH_FROM = String.raw`(?:[\u4e00-\u9fff]{2,3}?)`;
 /** A starting date before the role ("从下月起…", "自 5 月 2 日起…"): when, not what is held. */
@@ -703,8 +737,8 @@ const RESPONSIBLE: Array<{ rule: RegExp; personFirst: boolean }> = [
   // Any role named by an agent noun, held by a person: the role's words are part of what is held ("the Orbit
   // release manager is Greta", "the on-call reviewer for billing is Sam", "Greta is now the Orbit release manager",
   // "合同审核人是何静", "前端组长换成了孙悦"): two roles of one thing are two slots.
-  { rule: new RegExp(String.raw`^(?:the\s+|our\s+)?(.+?\b${ROLE_EN}(?:\s+(?:for|of|on)\s+(?:the\s+)?[^,.;!:：]+?)?)${COPULA_EN}${PERSON_EN}(?=\s*(?:[.,;!()]|$)|\s+(?:now|from|since|starting|as\s+of)\b)`, "u"), personFirst: false },
-  { rule: new RegExp(String.raw`^(?:the\s+|our\s+)?(${ROLE_EN}(?:\s+(?:for|of|on)\s+(?:the\s+)?[^,.;!:：]+?))${COPULA_EN}${PERSON_EN}(?=\s*(?:[.,;!()]|$)|\s+(?:now|from|since|starting|as\s+of)\b)`, "u"), personFirst: false },
+  { rule: new RegExp(String.raw`^(?:[Tt]he\s+|[Oo]ur\s+)?(.*?\b${ROLE_EN}(?:\s+(?:for|of|on)\s+(?!${TERM_START})(?:the\s+)?[^,.;!:：]+?)?)${TERM_EN}${COPULA_EN}${PERSON_EN}(?=\s*(?:[.,;!()]|$)|\s+(?:now|from|since|starting|as\s+of)\b)`, "u"), personFirst: false },
+  { rule: new RegExp(String.raw`^(?:[Tt]he\s+|[Oo]ur\s+)?(${ROLE_EN}(?:\s+(?:for|of|on)\s+(?!${TERM_START})(?:the\s+)?[^,.;!:：]+?))${TERM_EN}${COPULA_EN}${PERSON_EN}(?=\s*(?:[.,;!()]|$)|\s+(?:now|from|since|starting|as\s+of)\b)`, "u"), personFirst: false },
   { rule: new RegExp(String.raw`^${PERSON_EN}\s+(?:is|will\s+be|has\s+become|became)\s+(?:now\s+)?(?:the\s+|our\s+|(?:the\s+)?(?:acting|interim)\s+)(.*?\b${ROLE_EN}(?:\s+(?:for|of|on)\s+(?:the\s+)?[^,.;!]+?)?)\s*(?:[.,;!]|$)`, "u"), personFirst: true },
   { rule: new RegExp(String.raw`^${SINCE_ZH}([^，。,；;:：]*?${ROLE_ZH})(?:现在|以后|目前|今后|已经)?(?:从${PERSON_ZH_FROM})?(?:是|为|换成了?|改成了?|变成了?|改为|换为|[:：]\s*)${PERSON_ZH}(?:[，。,；;！!了\s]|$)`, "u"), personFirst: false },
   // The holder introduced by 由 after the role, whatever the verb ("质检组长由周倩暂代", "运维主管由老马兼任").

@@ -223,6 +223,22 @@ describe("chatter, then a marker that brings in information, then a fact", () =>
     const items = extractRules("The payroll run is on the 28th, fyi the bonus file goes to finance first", opts);
     assert.ok(items.some((i) => /payroll run/.test(i.content)), JSON.stringify(items));
   });
+  // fresh14: a farewell after the fact, in the same message: after a measure and a full stop, or said in Chinese as leaving.
+  it("a farewell after a measure and a full stop is not part of the fact", () => {
+    const items = extractRules("thanks!! the kiln fires at 1240C. anyway have a good one 🙂", opts);
+    assert.deepEqual(items.map((i) => i.content), ["The kiln fires at 1240C."]);
+  });
+  it("'好啦我先撤了' is leaving, not part of the fact before it", () => {
+    const items = extractRules("谢啦！仓库温度上限记一下：25 度。好啦我先撤了👋", opts);
+    assert.equal(items.length, 1, JSON.stringify(items));
+    assert.ok(!items[0]!.content.includes("撤"), items[0]!.content);
+  });
+  // fresh14: "又挂了一批…" hangs something up; a counted object makes the verb a report of what was done.
+  for (const text of ["阳台又挂了两盆吊兰，每周浇一次水。", "机房又坏了两台交换机，厂商周三上门更换。"]) {
+    it(`keeps what was done, not a groan: ${text}`, () => {
+      assert.equal(extractRules(text, opts).length, 1, JSON.stringify(extractRules(text, opts)));
+    });
+  }
   for (const text of ["flying out to Lisbon tonight for my cousin's birthday haha", "明天飞成都参加婚礼，周一回来", "my cat just puked on the rug 🙄", "the printer on the second floor is jammed AGAIN", "电梯又坏了，爬了六楼"]) {
     it(`keeps nothing of: ${text}`, () => {
       assert.deepEqual(extractRules(text, opts), [], JSON.stringify(extractRules(text, opts)));

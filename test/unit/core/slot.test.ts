@@ -61,6 +61,12 @@ describe("slots: the thing plus the attribute, values masked", () => {
     assert.deepEqual(oldValues("The CLI went from Commander to Clipanion to shrink the bundle."), [["commander"]]);
   });
 
+  it("a named old value after its marker ends at the sentence's end, before the next sentence says the new one", () => {
+    assert.deepEqual(oldValues("The cabin baggage limit is no longer 7 kg. Under the new tariff it is 10 kg."), [["7", "kg"]]);
+    const olds = oldValues("仓库的夜间导出 no longer starts at 02:00. Since the storage move it starts at 04:30.").flat();
+    assert.ok(olds.includes("02") && !olds.includes("04") && !olds.includes("storage"), JSON.stringify(olds));
+  });
+
   it("an addition never replaces, unless it also names what it replaces", () => {
     assert.ok(isAdditive("We now also ship a Windows build."));
     assert.ok(isAdditive("日志另外还会写一份到 Loki。"));

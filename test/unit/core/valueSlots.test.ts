@@ -7,7 +7,7 @@ import { classifyType } from "../../../src/core/write/classify.js";
 import { extractRules } from "../../../src/core/write/extract.js";
 import { relate, replacesNamedValue, sameTask, type Relation } from "../../../src/core/write/reconcile.js";
 import { splitSentences } from "../../../src/core/text/sentences.js";
-import { announcesChange, correctsEarlier, isAdditive, numberedAttribute, oldValues, progressFrame, responsibilityReading, sameSlot, subjectNamesSlot, taskLabel as taskLabelOf, versionsNamed } from "../../../src/core/write/slot.js";
+import { announcesChange, correctsEarlier, isAdditive, keepsPartAsBefore, numberedAttribute, oldValues, progressFrame, responsibilityReading, sameSlot, subjectNamesSlot, taskLabel as taskLabelOf, versionedSlot as versionedSlotOf, versionsNamed } from "../../../src/core/write/slot.js";
 import { DAY, T0, vectorsAt } from "../../helpers/fakes.js";
 
 // Kinds that failed in a months-long history written without looking at the rules (eval/judgement/fresh4):
@@ -627,5 +627,46 @@ describe("a generic head before the task's label (fresh13)", () => {
     assert.equal(taskLabelOf("Quick one on the vans: depot B got two more, so 5 of 8 are done."), null, "after an opener the rest is the message");
     assert.equal(relation("Status report: payroll audit, 3 of 5 sites visited.", "task_state", "Status report: fire drill training, 12 of 40 staff trained.", "task_state", 0.9), null);
     assert.equal(relation("周报：仓库盘点，完成 3/10 排。", "task_state", "周报：消防演练，完成 2/4 场。", "task_state", 0.9), null);
+  });
+});
+
+describe("kinds from fresh14 (sentences in no case file)", () => {
+  it("a statement that vouches for part of the earlier state ('same X as before', '其余照旧') continues it, it does not replace it", () => {
+    assert.equal(relation("Nurse Okafor covers ward 6 on the cardiology floor.", "fact", "Nurse Okafor is on weekends now, 08:00-20:00, same ward as before.", "fact", 0.9), null);
+    assert.equal(relation("4号仓库存放冷冻水产。", "fact", "4号仓库现在改成晚上10点收货，存放的货品照旧。", "fact", 0.9), null);
+    assert.equal(relation("The Tuesday ferry leaves Pier 3 at 07:15.", "fact", "The Tuesday ferry now leaves at 07:45, same pier as usual.", "fact", 0.93, 20 * DAY)?.kind, undefined);
+    // "As usual" before a verb is the value: it contradicts, it vouches for nothing.
+    assert.ok(!keepsPartAsBefore("园区班车：周六照常发车，每小时一班。"));
+    assert.ok(keepsPartAsBefore("园区班车换了司机，线路照旧。"));
+    // Naming the value it replaces still replaces it.
+    assert.equal(relation("The Tuesday ferry leaves Pier 3 at 07:15.", "fact", "The Tuesday ferry no longer leaves at 07:15; it's 07:45 now, same pier as before.", "fact", 0.93)?.kind, "supersedes");
+  });
+
+  it("a name given another version, the rest said in the other language, is one slot; two named places stay two", () => {
+    assert.deepEqual(versionedSlotOf("Kiosk app minimum iOS version 现在是 iOS 16。", "Kiosk app 最低支持 iOS 14。")?.onlyNew, ["16"]);
+    assert.equal(relation("Kiosk app 最低支持 iOS 14。", "fact", "Kiosk app minimum iOS version 现在是 iOS 16。", "fact", 0.93)?.kind, "supersedes");
+    assert.equal(versionedSlotOf("the Lisbon office runs Python 3.12", "Porto 办公室用的是 Python 3.10"), null);
+  });
+
+  it("a clock time named as the old value in Chinese is one value; the rest said to stay does not keep it", () => {
+    assert.ok(replacesNamedValue("通知：自下月起，夜班交接时间由7:30调整为8:00，其余安排不变。", "夜班每天7:30交接。"));
+    assert.equal(relation("夜班每天7:30交接。", "fact", "通知：自下月起，夜班交接时间由7:30调整为8:00，其余安排不变。", "fact", 0.93)?.kind, "supersedes");
+  });
+
+  it("a long message that names the value it replaces replaces it, though another part stays as it was", () => {
+    const olds = oldValues("周会过了下季度预算。 另外报销审批那块钉钉已经停用了，现在都走飞书，考勤还是企业微信不变。").flat();
+    assert.ok(olds.includes("钉") && !olds.some((t) => /报销|审批|块/.test(t)), JSON.stringify(olds));
+    assert.equal(relation("报销审批用的是钉钉。", "fact", "周会过了下季度预算。 另外报销审批那块钉钉已经停用了，现在都走飞书，考勤还是企业微信不变。", "fact", 0.9)?.kind, "supersedes");
+  });
+
+  it("a role held 'this season' or 'for 2027' is still that role; 'Our' opens it as 'our' does", () => {
+    assert.equal(relation("Head gardener: Priya Raman.", "fact", "Our head gardener this year is Oskar Lind.", "fact", 0.88)?.kind, "supersedes");
+    assert.equal(relation("The quartermaster is Ada Moss.", "fact", "Our quartermaster for 2027 is Ben Ortiz.", "fact", 0.88)?.kind, "supersedes");
+    assert.equal(relation("Quartermaster: Ada Moss.", "fact", "Our quartermaster this season is Ben Ortiz.", "fact", 0.85)?.kind, "supersedes", "a one-word role before a colon");
+  });
+
+  it("with only a cue, a value of the same kind said of the thing two Chinese statements open with is the same attribute", () => {
+    assert.equal(relation("档案室在三楼西头。", "fact", "档案室现在在五楼了，电梯出来右转。", "fact", 0.955)?.kind, "supersedes");
+    assert.equal(relation("档案室在三楼西头。", "fact", "档案室现在有 4 台扫描仪。", "fact", 0.93), null);
   });
 });
