@@ -99,7 +99,7 @@ export function isAdditive(text: string): boolean {
  * "As usual" before a verb is a value, not a vouching: "周日照常营业" says the shop opens on Sundays.
  */
 const KEPT_AS_BEFORE =
-  /\bsame\s+(?:[\w-]+\s+){1,2}?as\s+(?:before|befor|b4|usual|always|ever|last\s+(?:time|year|season|month|week))\b|\b(?:otherwise|everything\s+else|the\s+rest|all\s+else)\s+(?:is\s+|stays\s+|remains\s+)?(?:unchanged|the\s+same|as\s+(?:before|it\s+was))\b|\b(?:stays?|remains?)\s+(?:the\s+same|unchanged|as\s+(?:before|it\s+was|is))\b|(?<!\bnot\s)\bunchanged\b|(?:照旧|照常)(?=[，,。.；;！!\s]|$|不动|不变)|(?<![若如果要])不变(?![化成])|没变|还是原来的|(?:跟|和|同)(?:以前|之前|原来|上次|去年)一样/i;
+  /\bsame\s+(?:[\w-]+\s+){1,2}?as\s+(?:before|usual|always|ever|last\s+(?:time|year|season|month|week))\b|\b(?:otherwise|everything\s+else|the\s+rest|all\s+else)\s+(?:is\s+|stays\s+|remains\s+)?(?:unchanged|the\s+same|as\s+(?:before|it\s+was))\b|\b(?:stays?|remains?)\s+(?:the\s+same|unchanged|as\s+(?:before|it\s+was|is))\b|(?<!\bnot\s)\bunchanged\b|(?:照旧|照常)(?=[，,。.；;！!\s]|$|不动|不变)|(?<![若如果要])不变(?![化成])|没变|还是原来的|(?:跟|和|同)(?:以前|之前|原来|上次|去年)一样/i;
 
 export function keepsPartAsBefore(text: string): boolean {
   return KEPT_AS_BEFORE.test(text);
