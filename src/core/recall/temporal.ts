@@ -13,11 +13,20 @@ import { DAY_MS, daysApart, timesIn, type TimeSpan } from "../text/time.js";
 const TOLD_WITHIN_MS = 31 * DAY_MS;
 
 /**
+ * A weekday named without "last", "this", "上" or "这", with the time of day after it: in a question that is not
+ * about the past it asks about every such day ("who closes the kiln room on Thursday evenings?", "周五上午谁开门？"),
+ * not about one date. A question in the past asks about the last one ("what did the buyer say on Tuesday?", "周二谁来过？").
+ */
+const EVERY_SUCH_DAY =
+  /(?<!\b(?:last|this|next|past|previous|coming|that|on\s+the)\s+)\b(?:on\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b(?:\s+(?:morning|afternoon|evening|night)s?)?|(?<![上下这本前])(?:周|星期|礼拜)[一二三四五六日天](?:早上|上午|中午|下午|傍晚|晚上|夜里)?/giu;
+const PAST_QUESTION = /\b(?:did|was|were|had|happened)\b|[了过]/iu;
+
+/**
  * The time a question asks about, resolved against now; null when it names none. Of several, the
  * last: an anchor usually closes the phrase ("the weekend before 10 April").
  */
 export function askedTime(query: string, now: number): TimeSpan | null {
-  const spans = timesIn(query, now);
+  const spans = timesIn(PAST_QUESTION.test(query) ? query : query.replace(EVERY_SUCH_DAY, " "), now);
   return spans.length === 0 ? null : (spans[spans.length - 1] as TimeSpan);
 }
 

@@ -32,6 +32,16 @@ export interface ExtractOptions {
 
 const DEFAULT_RULES: RuleThresholds = resolveConfig().write.rules;
 
+/** Words that close a conversation before the speaker leaves it: "好了", "不说了", "先这样", "那我". */
+const LEAVE_LEAD_ZH = String.raw`(?:(?:好啦|好了|好|那我|那|行|先这样|就这样|不说了|不聊了|回头聊)[，,\s]*)*`;
+/**
+ * Leaving for a call or a meeting, said as the sentence after at most a closing word ("行，不聊了我得去接个电话",
+ * "那我先去开会了哈"), or as the last clause after a short remark of what called the speaker away ("外卖到了，马上回来");
+ * a meeting that is part of a schedule is a fact ("每周一要开个会对排班").
+ */
+const LEAVING_CORE_ZH = String.raw`(?:(?:我们?)?(?:先|得|要|这就|马上)?(?:去|要)(?:开|接|打)(?:个|一个)?(?:会|电话)|等我[一二两三五十\d]*(?:下|会|分钟)|我?(?:马上|一会儿?|待会儿?)(?:就)?回来)(?:了|啦|咯|喽|哈|去了)*`;
+const LEAVING_ZH = new RegExp(String.raw`^${LEAVE_LEAD_ZH}${LEAVING_CORE_ZH}(?=$|[，,。！？!?\s~～]|\p{Extended_Pictographic})|^[^，,。！？!?\dA-Za-z]{1,8}[，,]\s*${LEAVE_LEAD_ZH}${LEAVING_CORE_ZH}[\s\p{P}\p{S}\p{Extended_Pictographic}]*$`, "u");
+
 /** A value someone may look up later: a number, a name written with a capital inside the sentence, a code-like word. */
 function carriesValue(s: string): boolean {
   return /\d|(?<=\s)[A-Z][A-Za-z0-9]*|[A-Za-z]+[_./-][A-Za-z0-9]/.test(s.slice(1));
@@ -118,7 +128,7 @@ export const DROP_RULES: Array<{ name: string; test: (s: string, t: RuleThreshol
       // A bare duration tacked onto a clause asks the listener to wait: "the kettle's boiling, two minutes".
       /(^|[,;:—–-]\s*)(just\s+)?(a|one|two|three|five|ten|\d+)\s+(sec|second|moment|min|minute)s?\s*[.!…]*$/i.test(s) ||
       /^(等(我)?(一下|下|一会|会儿|片刻|[一二两三五十\d]+分钟)|稍等|回来了|我回来了|先这样|我(先)?(去|得)(开会|(接|打)个?电话|吃饭|忙))/.test(s) ||
-      /(等我[一二两三五十\d]*(下|会|分钟)|(马上|一会儿?|待会儿?)(就)?回来|(去|要)(开|接|打)(个|一个)?(会|电话))/.test(s) ||
+      LEAVING_ZH.test(s) ||
       // Leaving, said as the whole sentence: "我先撤了", "我去打球啦", "好啦我闪了🏃".
       /^(?:好啦|好了|那)?[，,\s]*我(?:先|得|要)?(?:去|撤|溜|闪)(?:[\u4e00-\u9fff]{1,3})?(?:了|啦|咯|喽)[\s\p{P}\p{S}\p{Extended_Pictographic}\uFE0F～~]*$/u.test(s),
   },
@@ -166,9 +176,10 @@ export const DROP_RULES: Array<{ name: string; test: (s: string, t: RuleThreshol
       // that carries a value (a number, a name, a path) is still judged as a statement.
       // A short plea or shrug may follow the laugh ("…yet lol, send help", "…again lmao smh").
       (/\s(lol|lmao|rofl|haha+)\b[,.!…]*(?:\s+[a-z']+){0,3}[.!…]*$/i.test(s) && !carriesValue(s)) ||
-      /^(唉|哎|哈哈+|呵呵|呃|嗐|哎呀|天哪)[，,！!。…\s]/.test(s) ||
-      // A sigh needs no comma in Chinese: "唉又下雨", "嗐这破网".
-      /^(唉|嗐)[\u4e00-\u9fff]/.test(s) ||
+      // As in English, a value after the cry is still a fact ("唉忘了说，测试库端口改成 5544 了").
+      (/^(唉|哎|哈哈+|呵呵|呃|嗐|哎呀|天哪)[，,！!。…\s]/.test(s) && !carriesHardValue(s)) ||
+      // A sigh needs no comma in Chinese: "唉又下雨", "嗐这破网", "哎呀又堵车".
+      (/^(唉|嗐|哎呀)[\u4e00-\u9fff]/.test(s) && !carriesHardValue(s)) ||
       // A repeated cry opens an outburst: "啊啊啊又崩了", "呜呜呜".
       /^(啊|呜|嗷){2,}/.test(s),
   },
@@ -544,16 +555,22 @@ function withoutCourtesies(sentences: string[]): string[] {
 const FRAGMENT_EN = /^\W*(?:the|a|an|my|our|that|this|those|these|which|one|or)\b(?![^.!?]*\b(?:is|are|was|were|has|have|had|do|does|did|will|would|can|could|should|must|got|gets|goes|went|runs?|uses?|needs?|[a-z]{3,}ed)\b)[^.!?]*$/i;
 const FRAGMENT_ZH = /^[\u4e00-\u9fff]{0,6}(?:那个|这个|那台|那把|那条|那件|那款|那根|那只|那本|的那个)[。！!～~\s]*$/;
 
+/** A laugh that closes a sentence: a word of laughing or a laughing face. */
+const LAUGH_END = /(?:^|\s)(?:lol|lmao|rofl|ha(?:ha)+|he(?:he)+)\W*$|哈{2,}\W*$|[\u{1F602}\u{1F923}\u{1F606}\u{1F639}\u{1F605}]\W*$/iu;
+
 /**
  * A fragment right after a question finishes the question: "anyone seen my tape measure? the yellow one",
- * "谁拿了我的充电线？白色那根". It is asked, not stated, and goes where the question goes.
+ * "谁拿了我的充电线？白色那根". It is asked, not stated, and goes where the question goes. So does the answer
+ * to one's own question when a laugh closes it and it carries no value: a joke's punchline ("why was the
+ * database lonely? it lost all its relations 😂", "为什么键盘总是很累？因为它一直被敲哈哈哈").
  */
 function withQuestionTails(sentences: string[], t: RuleThresholds): string[] {
   const out: string[] = [];
   for (const s of sentences) {
     const prev = out[out.length - 1];
     const short = isShortRemark(s, t);
-    if (prev !== undefined && /[?？]\s*$/.test(prev) && short && (FRAGMENT_EN.test(s) || FRAGMENT_ZH.test(s))) out[out.length - 1] = `${prev.replace(/[?？]\s*$/, "")}, ${s}?`;
+    const punchline = LAUGH_END.test(s) && !carriesValue(s);
+    if (prev !== undefined && /[?？]\s*$/.test(prev) && (punchline || (short && (FRAGMENT_EN.test(s) || FRAGMENT_ZH.test(s))))) out[out.length - 1] = `${prev.replace(/[?？]\s*$/, "")}, ${s}?`;
     else out.push(s);
   }
   return out;

@@ -12,11 +12,13 @@ import { contentTokens } from "../text/tokens.js";
 /**
  * Words that announce a change without naming what it replaces; in Chinese also a verb with a
  * resultative 到/成 right before a number ("票价涨到 12 元", "小组缩成 3 人"), but not a verb that only
- * says something got done ("完成 3 个", "达成 2 项"); "went" only where it chooses or moves a value
+ * says something got done ("完成 3 个", "达成 2 项"), nor the end of a range after a time ("两点到五点", "9号到12号"); a choice
+ * said to be settled, then its value ("场地定了，是…", "the caterer is confirmed: …"); "switch" except where it operates a
+ * device ("switch them off"); "went" only where it chooses or moves a value
  * ("went with Option B", "rent went up", "the refund went through."), not where someone went somewhere.
  */
 const CHANGE_VERB =
-  /(?![完达组形构])[\u4e00-\u9fff](?:到|成)了?\s*(?=\d|(?:早上|上午|中午|下午|晚上|凌晨)?[一二两三四五六七八九十百千万]+(?:点|个|天|分钟|小时|元|块|人|%))|\b(switch(ed|ing)?|mov(ed|ing)|migrat(ed|ing)|chang(ed|ing)|replac(ed|ing)|swapp?(ed|ing)?|upgrad(ed|ing)|downgrad(ed|ing)|convert(ed|ing)|renam(ed|ing)|port(ed|ing)|transition(ed|ing)|bump(s|ed|ing)?|updat(ed|ing)\s+to(?=\s+(?:[\w.-]*\d|v\d|version|firmware|release|build))|went\s+(?:with|for|from|up|down|over to|back to|through(?=\s*(?:[,.;!?]|$))))\b|\b(?:ended\s+up\s+(?:with|going\s+with|choosing|picking|using|on)|settled\s+on|opted\s+for)\b|(?:最后|最终|终于)(?:还是)?(?:决定|定|选|敲定|拍板|确认|确定)|(?<![不没别])换[\u4e00-\u9fff]{1,2}了|换成|改成|改为|改用|换了|换到|切换|迁移|升级|降级|替换|取代|替代|改到|转到|挪到|(?:调整|变更|更改|修改|下调|上调)(?:为|成|到)/i;
+  /(?![完达组形构])(?!(?<=[\d一二两三四五六七八九十]\s*)[点时号日月])[\u4e00-\u9fff](?:到|成)了?\s*(?=\d|(?:早上|上午|中午|下午|晚上|凌晨)?[一二两三四五六七八九十百千万]+(?:点|个|天|分钟|小时|元|块|人|%))|\b(switch(ed|es|ing)?(?!\s+(?:[\w'’-]+\s+){0,2}?(?:on|off)(?![\w-]))|mov(ed|ing)|migrat(ed|ing)|chang(ed|ing)|replac(ed|ing)|swapp?(ed|ing)?|upgrad(ed|ing)|downgrad(ed|ing)|convert(ed|ing)|renam(ed|ing)|port(ed|ing)|transition(ed|ing)|bump(s|ed|ing)?|updat(ed|ing)\s+to(?=\s+(?:[\w.-]*\d|v\d|version|firmware|release|build))|went\s+(?:with|for|from|up|down|over to|back to|through(?=\s*(?:[,.;!?]|$))))\b|\b(?:ended\s+up\s+(?:with|going\s+with|choosing|picking|using|on)|settled\s+on|opted\s+for)\b|(?:最后|最终|终于)(?:还是)?(?:决定|定|选|敲定|拍板|确认|确定)|(?:定|定下来|确定|敲定|拍板|落实)了[，,：:]\s*(?:是|由|选了?|就是)?|\b(?:is|are|has\s+been|have\s+been|got|was)\s+(?:now\s+)?(?:settled|decided|confirmed|locked\s+in|finali[sz]ed)\s*[:—–]\s*(?=\S)|(?<![不没别])换[\u4e00-\u9fff]{1,2}了|换成|改成|改为|改用|换了|换到|切换|迁移|升级|降级|替换|取代|替代|改到|转到|挪到|(?:调整|变更|更改|修改|下调|上调)(?:为|成|到)/i;
 
 /** Words that put a statement next to earlier ones rather than in their place. */
 // "too" adds only where it closes its clause, maybe before a time word ("the mobile app reads it too.", "Lisbon has one too
@@ -106,11 +108,12 @@ export function keepsPartAsBefore(text: string): boolean {
 }
 
 // A word of a value phrase may be possessive ("the user's personal inbox"): the value is the whole phrase, not its owner.
-const PHRASE = String.raw`([\p{L}\p{N}][\p{L}\p{N}._+#/-]*(?:['’]s)?(?:\s+[\p{L}\p{N}][\p{L}\p{N}._+#/-]*(?:['’]s)?){0,3})`;
+// A value may carry its unit's symbol ("-18°C", "€500", "15%"): the symbol is part of the word.
+const PHRASE = String.raw`((?:[-+−$€£¥](?=\p{N}))?[\p{L}\p{N}][\p{L}\p{N}._+#/%°℃℉‰-]*(?:['’]s)?(?:\s+[\p{L}\p{N}][\p{L}\p{N}._+#/%°℃℉‰-]*(?:['’]s)?){0,3})`;
 /** The shortest phrase before a word that ends it ("replaced Redux Toolkit with Zustand for state": not "Redux Toolkit with Zustand"). */
 const PHRASE_UNTIL = PHRASE.replace("{0,3})", "{0,3}?)");
 // A clock time is one value ("由21:00调整为22:00"), its colon no break.
-const CJK_PHRASE = String.raw`\s*(\d{1,2}[:：]\d{2}(?::\d{2})?|[\p{L}\p{N}._+#/-]+(?:\s+[\p{L}\p{N}._+#/-]+){0,2}|[\u4e00-\u9fff]{1,8})\s*`;
+const CJK_PHRASE = String.raw`\s*(\d{1,2}[:：]\d{2}(?::\d{2})?|[\p{L}\p{N}._+#/%°℃℉‰$€£¥-]+(?:\s+[\p{L}\p{N}._+#/%°℃℉‰-]+){0,2}|[\u4e00-\u9fff]{1,8})\s*`;
 
 /**
  * The kinds of statement that name the value they replace, each capturing that value:
@@ -178,6 +181,9 @@ const NAMES_OLD_VALUE: RegExp[] = [
   // The earlier value said first, then what happened to it: "原来是 A，现在 …", "之前用 A，去年就迁到了 …".
   new RegExp(String.raw`(?:原来|之前|以前|本来|原先)(?:是|用|用的是|的)${CJK_PHRASE}[，,]?\s*(?:现在|目前|如今|[^，,。；;]{0,12}?(?:升级?|改|换|切换?|迁移?|调整?|降级?|转)(?:到|成|为|用))`, "u"),
   new RegExp(String.raw`${CJK_PHRASE}(?:已经|已)(?:被)?(?:换成|改成|改为|替换|取代|弃用|停用)`, "u"),
+  // A name in Latin script right before a verb of swapping is what is swapped out: "打印服务 CUPS 换成 PaperCut 了",
+  // "客户端 Electron 改成 Tauri". A Chinese word there may be the thing as well as its value, so only a name counts.
+  /(?:^|[\s，,。；;：:])([A-Za-z][\w.+#-]*(?:\s+[A-Za-z0-9][\w.+#-]*){0,2})\s*(?:换成|改成|改为|替换成|换到|切到|切换到)/u,
 ];
 
 /**
@@ -697,9 +703,16 @@ const WHEN_WORDS = new Set(
     .flatMap((w) => contentTokens(w)),
 );
 
+/**
+ * Who someone is to the person before them, said before their name: "his son Peter", "她女儿王静". The name after it is
+ * the holder. Kinship and work relations are a closed class.
+ */
+const KIN_EN = String.raw`(?:son|daughter|wife|husband|partner|brother|sister|father|mother|dad|mum|mom|assistant|colleague|deputy|secretary)`;
+const KIN_ZH = "(?:儿子|女儿|太太|妻子|老婆|丈夫|老公|爱人|父亲|母亲|爸爸|妈妈|哥哥|姐姐|弟弟|妹妹|助理|同事|秘书)";
+
 /** A person's name: capitalised words in English, two or three characters or a nickname (阿/小/老 + one) in Chinese. */
-const PERSON_EN = String.raw`((?:(?:Dr|Mr|Mrs|Ms|Prof)\.?\s+)?(?!(?:The|We|It|This|That|Our|They|He|She|I|You|Nobody|Someone|Everyone)\b)[A-Z][\p{Ll}'-]+(?:\s+[A-Z][\p{Ll}'-]+)?)`;
-const PERSON_ZH = String.raw`((?![我你他她它我们大家团队])[\u4e00-\u9fff]{2,3}?)`;
+const PERSON_EN = String.raw`((?:(?:his|her|their|my|our)\s+${KIN_EN}\s+)?(?:(?:Dr|Mr|Mrs|Ms|Prof)\.?\s+)?(?!(?:The|We|It|This|That|Our|They|He|She|I|You|Nobody|Someone|Everyone)\b)[A-Z][\p{Ll}'-]+(?:\s+[A-Z][\p{Ll}'-]+)?)`;
+const PERSON_ZH = String.raw`((?:[他她我你]的?${KIN_ZH})?(?![我你他她它我们大家团队])[\u4e00-\u9fff]{2,3}?)`;
 
 /** "Is" between a role and its holder: the verb, or a colon standing for it ("Release captain: Ines"). */
 const COPULA_EN = String.raw`(?:\s+(?:is|are)\s+(?:now\s+|currently\s+|still\s+)?|\s*[:：]\s*)`;
@@ -719,6 +732,8 @@ const SINCE_ZH = String.raw`(?:(?:从|自)[^，。,；;]{1,12}?起\s*)?`;
  */
 const ROLE_EN = String.raw`(?:[A-Za-z][\w-]*(?:er|or|ist|ant)|lead|head|contact|admin|DRI|PM|captain|champion|chair|point\s+of\s+contact)`;
 const ROLE_ZH = String.raw`(?:[\u4e00-\u9fff](?:人|长|师|员|官)|经理|主管|总监|负责人|owner|PM|DRI)`;
+/** Kinship before a name names no one by itself ("his son Peter" is Peter). */
+const KIN_BEFORE_NAME = new RegExp(String.raw`^(?:(?:his|her|their|my|our)\s+${KIN_EN}\s+|[他她我你]的?${KIN_ZH})`, "i");
 /** A title before a name, which names no one by itself ("Dr. Reyes" is Reyes). */
 const TITLE = /^(?:Dr|Mr|Mrs|Ms|Prof)\.?\s+/i;
 
@@ -790,7 +805,7 @@ function responsibility(text: string): { thing: string[]; person: string } | nul
       if (!m) continue;
       const [thing, person] = personFirst ? [m[2], m[1]] : [m[1], m[2]];
       const tokens = contentTokens((thing ?? "").replace(/^(?:the|our)\s+/i, ""));
-      if (tokens.length > 0 && person) return { thing: tokens, person: person.replace(TITLE, "").toLowerCase() };
+      if (tokens.length > 0 && person) return { thing: tokens, person: person.replace(KIN_BEFORE_NAME, "").replace(TITLE, "").toLowerCase() };
     }
   }
   return null;

@@ -306,3 +306,50 @@ describe("a sign-off and a hunger cry after a fact (fresh13)", () => {
     assert.doesNotMatch(items[0]!.content, /开会|困死/);
   });
 });
+
+describe("Chinese said by voice, without punctuation (fresh15)", () => {
+  it("a space between two Chinese clauses ends a sentence when the line has no punctuation", () => {
+    const items = extractRules("哎呀今天电梯又排长队 跟你说一声 以后快递统一放前台左边的柜子里 不用再送上楼 物业刚通知的 好了我去接个电话了", opts);
+    assert.equal(items.length, 1, JSON.stringify(items));
+    assert.match(items[0]!.content, /前台左边的柜子/);
+    assert.doesNotMatch(items[0]!.content, /电梯|电话/);
+  });
+  it("a list of short words with spaces stays one sentence", () => {
+    assert.equal(splitSentences("周二 周四 周六上午有课").length, 1);
+    assert.equal(splitSentences("北京 上海 广州 深圳都有仓库").length, 1);
+    assert.equal(splitSentences("张老师的办公室在三楼 右手第二间。").length, 1, "a punctuated line keeps its spaces");
+  });
+});
+
+describe("going to a meeting is an interruption only when the speaker leaves with it (fresh15)", () => {
+  for (const text of ["每周四上午要开个会过周报，地点在三楼会议室。", "下周起每天九点半要开一个会同步进度", "月底要开个会定预算，财务和两位店长参加"]) {
+    it(`a standing meeting is kept: ${text}`, () => {
+      assert.equal(extractRules(text, opts).length, 1, JSON.stringify(extractRules(text, opts)));
+    });
+  }
+  for (const text of ["行，不聊了我得去接个电话", "待会儿就回来", "那我先去开会了哈", "外卖到了，马上回来", "快递小哥来了，等我一下"]) {
+    it(`leaving is still dropped: ${text}`, () => {
+      assert.deepEqual(extractRules(text, opts), [], JSON.stringify(extractRules(text, opts)));
+    });
+  }
+});
+
+describe("a joke the speaker answers with a laugh (fresh15)", () => {
+  for (const text of ["why don't printers ever win arguments? they always jam under pressure 😂", "你知道为什么机房从来不怕冷吗？因为它有很多风扇🤣", "what's a cloud engineer's favourite snack? anything served in bytes lol"]) {
+    it(`keeps nothing of: ${text}`, () => {
+      assert.deepEqual(extractRules(text, opts), [], JSON.stringify(extractRules(text, opts)));
+    });
+  }
+  it("a question and a plain answer with a value are kept", () => {
+    assert.equal(extractRules("which port does the kiosk use? it listens on 8443 now", opts).length, 1);
+  });
+});
+
+describe("a Chinese cry before a value (fresh15)", () => {
+  it("the value after the cry is kept; the cry alone is not", () => {
+    assert.equal(extractRules("唉忘了说，测试库端口改成 5544 了", opts).length, 1);
+    assert.equal(extractRules("哎呀差点忘了，周五的 demo 挪到 3 点", opts).length, 1);
+    assert.deepEqual(extractRules("哎呀又堵车", opts), []);
+    assert.deepEqual(extractRules("哎，又停电了", opts), []);
+  });
+});

@@ -96,3 +96,17 @@ describe("recall/entityMatch: how much of what the question names a candidate na
     assert.equal(entityShare(["老周"], ["老周的猫叫团子", "猫粮放在柜子里"])[0], 1);
   });
 });
+
+describe("recall/temporal: a weekday asked of what usually happens (fresh15)", () => {
+  it("a weekday alone, in a question not about the past, asks about every such day: no date", () => {
+    assert.equal(askedTime("Where do we park the generator on Friday nights?", NOW), null);
+    assert.equal(askedTime("周三下午谁值班？", NOW), null);
+    assert.equal(askedTime("Who opens the pottery studio on Sundays?", NOW), null);
+  });
+  it("with a determiner or in the past it is a date", () => {
+    assert.notEqual(askedTime("What did the inspector say on Friday?", NOW), null);
+    assert.notEqual(askedTime("上周三下午谁值的班？", NOW), null);
+    assert.notEqual(askedTime("周三下午谁来过？", NOW), null);
+    assert.notEqual(askedTime("Who was on call last Sunday?", NOW), null);
+  });
+});

@@ -670,3 +670,46 @@ describe("kinds from fresh14 (sentences in no case file)", () => {
     assert.equal(relation("档案室在三楼西头。", "fact", "档案室现在有 4 台扫描仪。", "fact", 0.93), null);
   });
 });
+
+describe("kinds from fresh15, in sentences of no case file", () => {
+  it("switching a device on or off operates it; it changes no value", () => {
+    assert.equal(announcesChange("The projectors must be switched off after the last class."), false);
+    assert.ok(isAdditive("also, the kilns need a 2h cool-down before anyone switches them off"));
+    assert.ok(announcesChange("We switched to Mailgun last week."));
+    assert.ok(announcesChange("We switched on-call to weekly rotations."), "'on-call' is no 'on'");
+  });
+
+  it("a Chinese time range ('两点到五点') is no change", () => {
+    assert.equal(announcesChange("周日下午两点到五点开放参观。"), false);
+    assert.equal(announcesChange("早班 6点到14点。"), false);
+    assert.ok(announcesChange("会员价涨到 25 元了。"));
+    assert.ok(isAdditive("周末我们也在东门摆摊，十点到两点。"));
+  });
+
+  it("a value with a unit symbol is one value when named as replaced", () => {
+    assert.deepEqual(oldValues("The freezer setpoint changed from -18°C to -20°C last night."), [["18", "c"]]);
+    assert.deepEqual(oldValues("Deposit went from €500 to €750."), [["500"]]);
+    assert.deepEqual(oldValues("会员折扣从 15% 调整为 20%。"), [["15"]]);
+    assert.equal(relation("冷库温度设定是 -18°C。", "fact", "Cold store setpoint changed from -18°C to -20°C after the audit.", "fact", 0.84)?.kind, "supersedes");
+  });
+
+  it("a name in Latin script right before 换成 is the value it replaces", () => {
+    assert.equal(oldValues("打印服务 CUPS 换成 PaperCut 了，下周生效").length, 1);
+    assert.deepEqual(oldValues("客户端 Electron 改成 Tauri 了"), [["electron"]]);
+    assert.ok(replacesNamedValue("打印服务 CUPS 换成 PaperCut 了", "Print jobs go through CUPS on the office server."));
+    assert.deepEqual(oldValues("我们换成 PaperCut 了"), [], "a pronoun before it is no value");
+  });
+
+  it("a choice said to be settled, then its value, announces the value", () => {
+    assert.ok(announcesChange("年会场地定了，是滨江酒店。"));
+    assert.ok(announcesChange("The keynote speaker is confirmed: Dr. Osei."));
+    assert.equal(announcesChange("闹钟定了六点"), false, "no value after a comma or colon");
+    assert.equal(relation("今年年会场地是凯悦酒店。", "fact", "年会场地定了，是滨江酒店。", "fact", 0.95)?.kind, "supersedes");
+  });
+
+  it("a holder named by kinship before the name holds the role", () => {
+    assert.ok(responsibilityReading("302 室的房东联系人是他儿子李想，以后找他。", "302 室的房东联系人是李老师。") !== null);
+    assert.ok(responsibilityReading("The landlord contact for flat 4 is now his son Peter.", "The landlord contact for flat 4 is Mr Grant.") !== null);
+    assert.equal(relation("302 室的房东联系人是李老师。", "fact", "302 室的房东联系人是他儿子李想，以后找他。", "fact", 0.95)?.kind, "supersedes");
+  });
+});
