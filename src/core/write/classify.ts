@@ -55,9 +55,10 @@ const PREFERENCE = [
   /喜欢|偏好|倾向|希望|宁愿|请用|用中文|用英文|回复我/,
 ];
 
+// "Can't wait" is eagerness, not a rule ("can't wait for the holidays").
 const CONSTRAINT = [
   /^(never|always|don't|do not|must|mustn't|avoid|no)\b/i,
-  /\b(must|must not|mustn't|never|is required|are required|required to|needs? to|need(s)?\s+(at least\s+)?(one|two|three|\d+)\b|not allowed|forbidden|prohibited|may not|cannot|can't)\b/i,
+  /\b(must|must not|mustn't|never|is required|are required|required to|needs? to|need(s)?\s+(at least\s+)?(one|two|three|\d+)\b|not allowed|forbidden|prohibited|may not|cannot(?!\s+wait\b)|can't(?!\s+wait\b))\b/i,
   /\b(keep|stay|limit)\b.{0,40}\b(under|below|within|at most|less than|no more than)\b/i,
   /禁止|必须|不要|不能|不允许|不得|不超过|务必|一律|只能|不准|严禁/,
   // A bound that must be met is a rule: "每单至少得两人复核", "上传最多只能 20MB" — as "at least two approvals are required".

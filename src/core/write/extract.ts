@@ -35,12 +35,24 @@ const DEFAULT_RULES: RuleThresholds = resolveConfig().write.rules;
 /** Words that close a conversation before the speaker leaves it: "好了", "不说了", "先这样", "那我". */
 const LEAVE_LEAD_ZH = String.raw`(?:(?:好啦|好了|好|那我|那|行|先这样|就这样|不说了|不聊了|回头聊)[，,\s]*)*`;
 /**
- * Leaving for a call or a meeting, said as the sentence after at most a closing word ("行，不聊了我得去接个电话",
+ * Leaving for a call, a meeting, a meal or a rest, said as the sentence after at most a closing word ("行，不聊了我得去接个电话",
  * "那我先去开会了哈"), or as the last clause after a short remark of what called the speaker away ("外卖到了，马上回来");
  * a meeting that is part of a schedule is a fact ("每周一要开个会对排班").
  */
-const LEAVING_CORE_ZH = String.raw`(?:(?:我们?)?(?:先|得|要|这就|马上)?(?:去|要)(?:开|接|打)(?:个|一个)?(?:会|电话)|等我[一二两三五十\d]*(?:下|会|分钟)|我?(?:马上|一会儿?|待会儿?)(?:就)?回来)(?:了|啦|咯|喽|哈|去了)*`;
+const LEAVING_CORE_ZH = String.raw`(?:(?:我们?)?(?:先|得|要|这就|马上)?(?:去|要)(?:开|接|打)(?:个|一个)?(?:会|电话)|(?:我们?)?(?:先|得|要|这就|马上)?去(?:吃饭|午休|休息|睡(?:觉|了)?|上课|洗澡|健身)|等我[一二两三五十\d]*(?:下|会|分钟)|我?(?:马上|一会儿?|待会儿?)(?:就)?回来)(?:了|啦|咯|喽|哈|去了)*`;
 const LEAVING_ZH = new RegExp(String.raw`^${LEAVE_LEAD_ZH}${LEAVING_CORE_ZH}(?=$|[，,。！？!?\s~～]|\p{Extended_Pictographic})|^[^，,。！？!?\dA-Za-z]{1,8}[，,]\s*${LEAVE_LEAD_ZH}${LEAVING_CORE_ZH}[\s\p{P}\p{S}\p{Extended_Pictographic}]*$`, "u");
+
+/** Goodbye closing a line, as chat writes it: "88", "886", "拜拜", "bye". */
+const FAREWELL_TAIL = /(?:^|[\s，,。！!～~])(?:88|886|8{4}|拜拜|拜了|bye(?:\s*bye)?)[\s\p{P}\p{S}\p{Extended_Pictographic}～~]*$/iu;
+/** A verdict in Chinese internet slang closing a line: "yyds" (the greatest), "绝绝子", "xswl", "awsl", "666". A closed class. */
+const SLANG_VERDICT_TAIL = /(?:^|[\s，,。！!～~]|(?<=[\u4e00-\u9fff]))(?:yyds|绝绝子|xswl|awsl|太香了|香疯了|无敌了|牛[逼批哇]了?|6{3,})[\s\p{P}\p{S}\p{Extended_Pictographic}～~]*$/iu;
+/** What a line says besides its closing tail is short and holds no value: the tail is what it says. */
+function shortBeside(s: string, tail: RegExp): boolean {
+  const m = tail.exec(s);
+  if (m === null) return false;
+  const rest = s.slice(0, m.index).trim();
+  return [...rest].length <= 12 && !carriesHardValue(rest);
+}
 
 /** A value someone may look up later: a number, a name written with a capital inside the sentence, a code-like word. */
 function carriesValue(s: string): boolean {
@@ -181,7 +193,9 @@ export const DROP_RULES: Array<{ name: string; test: (s: string, t: RuleThreshol
       // A sigh needs no comma in Chinese: "唉又下雨", "嗐这破网", "哎呀又堵车".
       (/^(唉|嗐|哎呀)[\u4e00-\u9fff]/.test(s) && !carriesHardValue(s)) ||
       // A repeated cry opens an outburst: "啊啊啊又崩了", "呜呜呜".
-      /^(啊|呜|嗷){2,}/.test(s),
+      /^(啊|呜|嗷){2,}/.test(s) ||
+      // A verdict in internet slang closing a short line is praise of the moment ("食堂新出的面 yyds", "这波操作绝绝子").
+      shortBeside(s, SLANG_VERDICT_TAIL),
   },
   {
     // Closing the session for now, not a plan to remember: "ok calling it a day", "I'll look at this again in the morning", "先到这儿吧".
@@ -190,7 +204,9 @@ export const DROP_RULES: Array<{ name: string; test: (s: string, t: RuleThreshol
       /\b(ttyl|ttys|cya|gtg|g2g|talk to (?:you|u) later|call(ing)? it a (day|night)|that'?s (it|all|enough|everything)( from me)? for (the )?(day|today|now|tonight|this week)|(pick|picking) (this|it) (back )?up (tomorrow|later|on monday|next week)|(talk|speak|catch you) (tomorrow|later|soon)|signing off|logging off)\b/i.test(s) ||
       /(先到这(儿|里)|今天就到这|(?:^|好了|行了|那)不(?:说|聊)了|明天再(说|弄|看|继续)|回头再(说|聊|看)|(一会儿?|待会儿?|等会儿?|晚点|晚些)再(说|聊|看)|下次再(聊|说))/.test(s) ||
       // Putting the talk off until something is over ends the exchange: "开完会再聊", "吃完饭再说吧", "that's all for now".
-      /(先这样|就这样)(吧|啦|了)?[，,～~！!。]|[\u4e00-\u9fff]{1,4}再(聊|说)(吧|啦|哈|哦)?[～~！!。.\s]*$/.test(s),
+      /(先这样|就这样)(吧|啦|了)?[，,～~！!。\s]|[\u4e00-\u9fff]{1,4}再(聊|说)(吧|啦|哈|哦)?[～~！!。.\s]*$/.test(s) ||
+      // A farewell word closing a short line ("收工 88", "今天先这样 886", "走了 bye"): chat spells goodbye in digits.
+      shortBeside(s, FAREWELL_TAIL),
   },
   {
     // How the speaker is or where they are for now, not who they are: "I'm knackered today", "on the bus, bad signal", "心情不好", "在地铁上".

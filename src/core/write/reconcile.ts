@@ -6,7 +6,7 @@ import { contentTokens, contentTokenSet, diceOf, lexicalSimilarity, tokenDiffere
 import { chineseNumeral, withDigits } from "../text/numerals.js";
 import { cosine } from "../text/vector.js";
 import { isGenericSubject } from "./classify.js";
-import { announcesChange, isAdditive, correctsEarlier, holdsValue, keepsPartAsBefore, keysDiffer, subjectNamesSlot, numberedAttribute, boundedAttribute, quantityAttribute, oldValues, progressFrame, responsibilityReading, sameLeadingThing, sameSlot, sharedOpening, slotTokens, taskLabel, taskLabelText, valueReplacedByPhrase, valueTokens, versionedSlot, versionsNamed, versionsOfTwoThings } from "./slot.js";
+import { announcesChange, isAdditive, correctsEarlier, holdsValue, keepsPartAsBefore, keysDiffer, modifiersDiffer, subjectNamesSlot, numberedAttribute, boundedAttribute, quantityAttribute, oldValues, progressFrame, responsibilityReading, sameLeadingThing, sameSlot, sharedOpening, slotTokens, taskLabel, taskLabelText, valueReplacedByPhrase, valueTokens, versionedSlot, versionsNamed, versionsOfTwoThings } from "./slot.js";
 
 export interface Candidate {
   content: string;
@@ -72,9 +72,10 @@ export type Relation =
  * or says from when the new value holds: "effective the 3rd, refunds take five days", "as of Q3 the rota is weekly",
  * "from Monday the lab opens at 8", "自下月 1 日起，门禁卡按季度更换",
  * or announces that something changed: "change of plan: the offsite is in Porto", "报销流程有调整：…".
+ * "A new …" introduces a thing ("the van has a new roof rack"); "the new …" and "new …:" give a value.
  */
 const UPDATE_CUE =
-  /\b(now|instead|anymore|actually|going forward|from now on|these days|nowadays|updated|new|never ?mind|scratch that|forget (it|that))\b|\b(starting|effective|as of|beginning)\s+(from\s+)?(today|tomorrow|tonight|next|this|on|the\s+\d|\d|mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|q[1-4])|\bfrom\s+(the\s+)?\d{1,2}(st|nd|rd|th)?\s+(on|onwards?)\b|(?:^|[,;.:!?]\s*|\b(?:and|but|so)\s+)from\s+(today|tomorrow|tonight|next\s+\w+|this\s+(?:week|month|sprint|quarter)|mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?\b(?!['’])|\b(change of plans?|plans? (have |has )?changed|there'?s been a change)\b|有(变化|变动|调整)|现在|目前|如今|(?:从|自)\s*(?:今天|现在|本周|下周|\d{1,4}\s*[年月日号]|[明后本下]|周[一二三四五六日天]|星期|[一二三四五六七八九十]+月)[^，。,；;]{0,10}?(?:开始|起)|最新|新的|算了|还是|不.了/i;
+  /\b(now|instead|anymore|actually|going forward|from now on|these days|nowadays|updated|(?<!\ban?\s)new|never ?mind|scratch that|forget (it|that))\b|\b(starting|effective|as of|beginning)\s+(from\s+)?(today|tomorrow|tonight|next|this|on|the\s+\d|\d|mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|q[1-4])|\bfrom\s+(the\s+)?\d{1,2}(st|nd|rd|th)?\s+(on|onwards?)\b|(?:^|[,;.:!?]\s*|\b(?:and|but|so)\s+)from\s+(today|tomorrow|tonight|next\s+\w+|this\s+(?:week|month|sprint|quarter)|mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?\b(?!['’])|\b(change of plans?|plans? (have |has )?changed|there'?s been a change)\b|有(变化|变动|调整)|现在|目前|如今|(?:从|自)\s*(?:今天|现在|本周|下周|\d{1,4}\s*[年月日号]|[明后本下]|周[一二三四五六日天]|星期|[一二三四五六七八九十]+月)[^，。,；;]{0,10}?(?:开始|起)|最新|新的|算了|还是|不.了/i;
 
 const NEGATION = /\b(not|never|no longer|don't|doesn't|isn't|aren't|won't|stop|stopped|instead of)\b|不|别|没有|停止|不再/i;
 
@@ -211,6 +212,7 @@ export function sameTask(a: string, b: string, frameSimilarity: number, topicClo
   const tb = contentTokenSet(b);
   const la = taskLabel(a);
   const lb = taskLabel(b);
+  if (la && lb && partsDiffer(a, b)) return false;
   if ((la && la.every((t) => tb.has(t))) || (lb && lb.every((t) => ta.has(t)))) return true;
   if (la && lb && !labelsDiffer(a, b)) return true;
   // Two status lines labelled with two different tasks are two tasks, however alike the rest ("Frontend tests: 40 of 50" / "Backend tests: 30 of 50").
@@ -226,6 +228,37 @@ export function sameTask(a: string, b: string, frameSimilarity: number, topicClo
   const pb = progressFrame(b);
   if (pa === null || pb === null || pa.total !== pb.total) return false;
   return diceOf(pa.frame, pb.frame) >= frameSimilarity || (topicClose && [...pa.frame].some((t) => pb.frame.has(t)));
+}
+
+/**
+ * Two lines under one label about two parts of the task: the same noun after a different word on each side
+ * ("Move: the blue room packed" / "Move: the green room half packed"). Each part's state stands until that part
+ * moves on; parts told apart only by a number are items of a series, judged as before.
+ */
+function partsDiffer(a: string, b: string): boolean {
+  if (seriesDiffer(a, b)) return false;
+  const body = (text: string) => withDigits(text.replace(/^[^:：]*[:：]/, "")).trim();
+  const [x, y] = [body(a), body(b)];
+  if (hasCjk(x) && hasCjk(y)) return cjkPartsDiffer(x, y);
+  // The part is the noun phrase a line opens with: a noun shared further on is what is done to it.
+  const opening = (text: string) => contentTokens(text).slice(0, 4).join(" ");
+  // Against the other whole line too: a line that names the other's part as well reports on the whole task.
+  return modifiersDiffer(opening(x), opening(y)) && modifiersDiffer(opening(x), y) && modifiersDiffer(x, opening(y));
+}
+
+/** Chinese lines that open with a different word before the same noun ("梅洛地块…" / "霞多丽地块…"). */
+function cjkPartsDiffer(x: string, y: string): boolean {
+  for (let i = 1; i <= 4; i++) {
+    for (let j = 1; j <= 4; j++) {
+      const [mx, my] = [x.slice(0, i), y.slice(0, j)];
+      // One side's word inside the other ("今天已" / "已") is no other part; a line that names the other's part too
+      // ("仓库模块完了，财务模块还没开始" / "财务模块也完了") reports on the whole task.
+      if (mx.includes(my) || my.includes(mx) || y.includes(mx) || x.includes(my) || !/^[\u4e00-\u9fff]+$/u.test(mx + my)) continue;
+      const head = /^[\u4e00-\u9fff]{2,}/u.exec(x.slice(i))?.[0] ?? "";
+      if (head.length >= 2 && y.slice(j).startsWith(head.slice(0, 2))) return true;
+    }
+  }
+  return false;
 }
 
 /**

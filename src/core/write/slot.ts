@@ -14,11 +14,11 @@ import { contentTokens } from "../text/tokens.js";
  * resultative 到/成 right before a number ("票价涨到 12 元", "小组缩成 3 人"), but not a verb that only
  * says something got done ("完成 3 个", "达成 2 项"), nor the end of a range after a time ("两点到五点", "9号到12号"); a choice
  * said to be settled, then its value ("场地定了，是…", "the caterer is confirmed: …"); "switch" except where it operates a
- * device ("switch them off"); "went" only where it chooses or moves a value
+ * device ("switch them off"); a Chinese verb of change before 的 modifies a noun ("升级的窗口"); "went" only where it chooses or moves a value
  * ("went with Option B", "rent went up", "the refund went through."), not where someone went somewhere.
  */
 const CHANGE_VERB =
-  /(?![完达组形构])(?!(?<=[\d一二两三四五六七八九十]\s*)[点时号日月])[\u4e00-\u9fff](?:到|成)了?\s*(?=\d|(?:早上|上午|中午|下午|晚上|凌晨)?[一二两三四五六七八九十百千万]+(?:点|个|天|分钟|小时|元|块|人|%))|\b(switch(ed|es|ing)?(?!\s+(?:[\w'’-]+\s+){0,2}?(?:on|off)(?![\w-]))|mov(ed|ing)|migrat(ed|ing)|chang(ed|ing)|replac(ed|ing)|swapp?(ed|ing)?|upgrad(ed|ing)|downgrad(ed|ing)|convert(ed|ing)|renam(ed|ing)|port(ed|ing)|transition(ed|ing)|bump(s|ed|ing)?|updat(ed|ing)\s+to(?=\s+(?:[\w.-]*\d|v\d|version|firmware|release|build))|went\s+(?:with|for|from|up|down|over to|back to|through(?=\s*(?:[,.;!?]|$))))\b|\b(?:ended\s+up\s+(?:with|going\s+with|choosing|picking|using|on)|settled\s+on|opted\s+for)\b|(?:最后|最终|终于)(?:还是)?(?:决定|定|选|敲定|拍板|确认|确定)|(?:定|定下来|确定|敲定|拍板|落实)了[，,：:]\s*(?:是|由|选了?|就是)?|\b(?:is|are|has\s+been|have\s+been|got|was)\s+(?:now\s+)?(?:settled|decided|confirmed|locked\s+in|finali[sz]ed)\s*[:—–]\s*(?=\S)|(?<![不没别])换[\u4e00-\u9fff]{1,2}了|换成|改成|改为|改用|换了|换到|切换|迁移|升级|降级|替换|取代|替代|改到|转到|挪到|(?:调整|变更|更改|修改|下调|上调)(?:为|成|到)/i;
+  /(?![完达组形构])(?!(?<=[\d一二两三四五六七八九十]\s*)[点时号日月])[\u4e00-\u9fff](?:到|成)了?\s*(?=\d|(?:早上|上午|中午|下午|晚上|凌晨)?[一二两三四五六七八九十百千万]+(?:点|个|天|分钟|小时|元|块|人|%))|\b(switch(ed|es|ing)?(?!\s+(?:[\w'’-]+\s+){0,2}?(?:on|off)(?![\w-]))|mov(ed|ing)|migrat(ed|ing)|chang(ed|ing)|replac(ed|ing)|swapp?(ed|ing)?|upgrad(ed|ing)|downgrad(ed|ing)|convert(ed|ing)|renam(ed|ing)|port(ed|ing)|transition(ed|ing)|bump(s|ed|ing)?|updat(ed|ing)\s+to(?=\s+(?:[\w.-]*\d|v\d|version|firmware|release|build))|went\s+(?:with|for|from|up|down|over to|back to|through(?=\s*(?:[,.;!?]|$))))\b|\b(?:ended\s+up\s+(?:with|going\s+with|choosing|picking|using|on)|settled\s+on|opted\s+for)\b|(?:最后|最终|终于)(?:还是)?(?:决定|定|选|敲定|拍板|确认|确定)|(?:定|定下来|确定|敲定|拍板|落实)了[，,：:]\s*(?:是|由|选了?|就是)?|\b(?:is|are|has\s+been|have\s+been|got|was)\s+(?:now\s+)?(?:settled|decided|confirmed|locked\s+in|finali[sz]ed)\s*[:—–]\s*(?=\S)|(?<![不没别])换[\u4e00-\u9fff]{1,2}了|换成|改成|改为|改用|换了|换到|(?:切换|迁移|升级|降级|替换|取代|替代)(?!的)|改到|转到|挪到|(?:调整|变更|更改|修改|下调|上调)(?:为|成|到)/i;
 
 /** Words that put a statement next to earlier ones rather than in their place. */
 // "too" adds only where it closes its clause, maybe before a time word ("the mobile app reads it too.", "Lisbon has one too
@@ -79,6 +79,13 @@ export function clausesOf(text: string): string[] {
 /** A clause that gives a consequence, a reason or an aside: "so …", "because …", "所以…", "这样…". */
 const ASIDE = /^(?:so|because|since|which|meaning|that way|so that|as a result|所以|因为|这样|于是|免得|省得|结果)\b|^(?:所以|因为|这样|于是|免得|省得|结果)/iu;
 
+/**
+ * Something said to be available is one more of what is on offer, not the only one: "a Cantonese interpreter is
+ * available on weekend mornings", "oat milk is now available at the kiosk". "Only" makes it the whole.
+ */
+const AVAILABLE = /\b(?:is|are)\s+(?:now\s+|also\s+)?available\b|\bnow\s+available\b/i;
+const ONLY = /\b(?:only|solely|just)\b|只有|仅/i;
+
 /** An addition that gives the new total is the new value of the count: "two more vans arrived, that makes 9", "又招了两个，现在一共七个人". */
 const NEW_TOTAL = /\b(?:that makes|which makes|bringing (?:it|us|the total) to|brings (?:it|us|the total) to|(?:for )?a total of|in total (?:now|that'?s)|now \d+ in total)\b|(?:现在|目前)?(?:一共|总共|合计)(?:是|有)?\s*[\d一二两三四五六七八九十百千万]+/i;
 
@@ -89,6 +96,7 @@ const NEW_TOTAL = /\b(?:that makes|which makes|bringing (?:it|us|the total) to|b
  * standup moved to 10, so we get an extra half hour of focus", "周会改到周四了，这样大家也能多睡会儿").
  */
 export function isAdditive(text: string): boolean {
+  if (AVAILABLE.test(text) && !ONLY.test(text) && oldValues(text).length === 0) return true;
   if (!ADDITIVE.test(text) || oldValues(text).length > 0 || NEW_TOTAL.test(text) || announcesChange(text)) return false;
   const clauses = clausesOf(text);
   return clauses.length < 2 || clauses.some((c) => ADDITIVE.test(c) && !ASIDE.test(c));
@@ -161,6 +169,8 @@ const NAMES_OLD_VALUE: RegExp[] = [
   // A correction that strikes the old value out before giving the new: "strike the 2 pm: the call is at 4", "scratch Lisbon, it's Porto".
   new RegExp(String.raw`^\W*(?:(?:[Oo]ops|[Ss]orry|[Ww]ait|[Aa]ctually|[Cc]orrection)[,!:]?\s+)*(?:[Ss]cratch|[Ss]trike|[Ff]orget|[Dd]isregard)\s+(?:the\s+|that\s+|my\s+)?(?!that\b|it\b|this\b)${PHRASE_UNTIL}\s*[,;:—–-]`, "u"),
   new RegExp(String.raw`(?:从|由)${CJK_PHRASE}(?:换成|改成|改为|改用|换到|切换到|切到|迁移到|迁到|升级到|降级到|转到|挪到|变成|调整为|调整到|改到)`, "u"),
+  // From A, a verb of raising, cutting or moving and its resultative, to B: "版本从 18 升到了 20", "从 3 人扩到 5 人".
+  new RegExp(String.raw`(?:从|由)${CJK_PHRASE}(?:升|降|涨|跌|扩|缩|增|减|提|调|挪|搬|迁|移|延|推|加)(?:到|成|为|至)`, "u"),
   // "不" / "没再" + a verb + its object + a sentence-final "了" is a stopped state, the object the value left behind:
   // "不走中通了", "不用 Trello 了", "不在三楼上课了", "没再用钉钉了".
   new RegExp(String.raw`(?:不|没再?)(?:用|走|找|在|选|订|交给|发给)\s*([A-Za-z0-9._+#/-]+(?:\s+[A-Za-z0-9._+#/-]+){0,2}|[\u4e00-\u9fff]{2,6}?)\s*[\u4e00-\u9fff]?了`, "u"),
@@ -261,6 +271,8 @@ export function valueTokens(text: string): Set<string> {
       /[_.#+/]/.test(w.replace(/[.]$/, "")) ||
       /[a-z][A-Z]/.test(w) ||
       (/^[A-Z]/.test(w) && !sentenceStart) ||
+      // A compound joined by a hyphen with a capital after it is a name wherever it stands ("Quayside-Crew", "Wi-Fi").
+      /^[A-Z][\p{L}\p{N}]*-[\p{Lu}\p{N}]/u.test(w) ||
       /^[A-Z]{2,}$/.test(w) ||
       (cjk && /^[A-Za-z]/.test(w));
     if (!isValue) return;
@@ -537,7 +549,10 @@ export function numberedAttribute(newer: string, older: string): SlotMatch | nul
 
 /** Every quantity a statement gives: its number and its unit (a currency sign, else the word after the number). */
 function quantities(text: string): Array<{ value: number; unit: string }> {
-  return [...withDigits(text).matchAll(/([£$€¥￥])?\s?(\d[\d,]*(?:\.\d+)?)\s?(?:(k|m|bn|million|billion|thousand)\b)?(?![\d.,]*\d)\s*(?:-\s*)?([A-Za-z%]+|[\u4e00-\u9fff])?/gu)].map((m) => ({
+  const digits = withDigits(text);
+  // A number with 号 before a noun says which one ("3号仓库", "2号线"): it names the thing, it measures nothing.
+  const named = (m: RegExpMatchArray) => m[4] === "号" && /[\u4e00-\u9fff]/u.test(digits[(m.index ?? 0) + m[0].length] ?? "");
+  return [...digits.matchAll(/([£$€¥￥])?\s?(\d[\d,]*(?:\.\d+)?)\s?(?:(k|m|bn|million|billion|thousand)\b)?(?![\d.,]*\d)\s*(?:-\s*)?([A-Za-z%]+|[\u4e00-\u9fff])?/gu)].filter((m) => !named(m)).map((m) => ({
     value: Number((m[2] as string).replace(/,/g, "")) * (SCALE[(m[3] ?? "").toLowerCase()] ?? 1),
     unit: m[1] ?? contentTokens(m[4] ?? "")[0] ?? "",
   }));
@@ -678,7 +693,7 @@ function versionReading(newer: string, older: string): SlotMatch | "two things" 
  * Two things of one kind: the same noun after a different word on each side, a word the other side never says
  * ("the staging cluster" / "the prod cluster", "测试环境" / "生产环境").
  */
-function modifiersDiffer(a: string, b: string): boolean {
+export function modifiersDiffer(a: string, b: string): boolean {
   const ta = contentTokens(a);
   const tb = contentTokens(b);
   const setA = new Set(ta);
@@ -728,10 +743,11 @@ const SINCE_ZH = String.raw`(?:(?:从|自)[^，。,；;]{1,12}?起\s*)?`;
 /**
  * A role named by an agent noun: an English noun with an agent suffix or a noun of leading ("reviewer",
  * "coordinator", "lead", "head", "DRI"), a Chinese noun ending in a suffix of a person's role (审核人, 组长,
- * 架构师, 专员, 经理, 主管). A role held by a person is a slot: one person holds it at a time.
+ * 架构师, 专员) or one of the role nouns without one (经理, 主管, 调度, 主席, 主任). A role held by a person is a
+ * slot: one person holds it at a time.
  */
-const ROLE_EN = String.raw`(?:[A-Za-z][\w-]*(?:er|or|ist|ant)|lead|head|contact|admin|DRI|PM|captain|champion|chair|point\s+of\s+contact)`;
-const ROLE_ZH = String.raw`(?:[\u4e00-\u9fff](?:人|长|师|员|官)|经理|主管|总监|负责人|owner|PM|DRI)`;
+const ROLE_EN = String.raw`(?:[A-Za-z][\w-]*(?:er|or|ist|ant)|[A-Za-z]+person|lead|head|contact|admin|DRI|PM|captain|champion|chair|point\s+of\s+contact)`;
+const ROLE_ZH = String.raw`(?:[\u4e00-\u9fff](?:人|长|师|员|官)|经理|主管|总监|负责人|调度|主席|主任|主编|书记|总裁|会计|owner|PM|DRI)`;
 /** Kinship before a name names no one by itself ("his son Peter" is Peter). */
 const KIN_BEFORE_NAME = new RegExp(String.raw`^(?:(?:his|her|their|my|our)\s+${KIN_EN}\s+|[他她我你]的?${KIN_ZH})`, "i");
 /** A title before a name, which names no one by itself ("Dr. Reyes" is Reyes). */

@@ -14,7 +14,7 @@ const CONTRACTIONS: Array<[RegExp, string]> = [
   [/\bI'll\b/g, "{S} will"],
 ];
 const UNCHANGED = new Set([
-  "can", "could", "will", "would", "shall", "should", "may", "might", "must", "had", "did", "was", "just", "also", "really", "always",
+  "can", "cannot", "could", "will", "would", "shall", "should", "may", "might", "must", "had", "did", "was", "just", "also", "really", "always",
   "never", "still", "already", "usually", "often", "sometimes", "recently", "finally", "even", "only", "actually",
 ]);
 

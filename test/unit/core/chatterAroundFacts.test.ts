@@ -353,3 +353,24 @@ describe("a Chinese cry before a value (fresh15)", () => {
     assert.deepEqual(extractRules("哎，又停电了", opts), []);
   });
 });
+
+describe("kinds from fresh16, in sentences of no case file", () => {
+  it("'cannot' agrees with every subject already", () => {
+    const items = extractRules("I cannot attend the Thursday supplier calls", opts);
+    assert.match(items[0]!.content, /user cannot attend/, JSON.stringify(items));
+  });
+  it("'can't wait' is eagerness, not a rule", async () => {
+    const { classifyType } = await import("../../../src/core/write/classify.js");
+    assert.notEqual(classifyType("honestly I can't wait for the holidays"), "constraint");
+    assert.equal(classifyType("Interns can't merge to main."), "constraint");
+  });
+  for (const text of ["先去吃饭了 bye", "我去午休了～", "收工收工 88", "今天就这样吧 886", "楼下那家咖啡 yyds", "这个新键盘手感绝绝子"]) {
+    it(`keeps nothing of: ${text}`, () => {
+      assert.deepEqual(extractRules(text, opts), [], JSON.stringify(extractRules(text, opts)));
+    });
+  }
+  it("a value beside the slang is kept", () => {
+    assert.equal(extractRules("新的打包机一分钟能封 40 箱，yyds", opts).length, 1);
+    assert.equal(extractRules("去吃饭的话公司楼下食堂 11:30 开门", opts).length, 1);
+  });
+});

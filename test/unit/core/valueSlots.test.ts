@@ -19,6 +19,8 @@ const config = resolveConfig();
 const t = thresholds(config, MULTILINGUAL_E5_SMALL);
 
 
+const { taskFrameSimilarity } = resolveConfig().write;
+
 function relation(older: string, olderType: MemoryType, newer: string, newerType: MemoryType, cos: number, gapMs = 10 * DAY): Relation | null {
   const [va, vb] = vectorsAt(cos);
   const existing = { id: "m1", content: older, type: olderType, subject: "", source: "extractor", confidence: 0.8, validUntil: null, confirmedAt: T0, createdAt: T0 } as unknown as MemoryRecord;
@@ -711,5 +713,63 @@ describe("kinds from fresh15, in sentences of no case file", () => {
     assert.ok(responsibilityReading("302 室的房东联系人是他儿子李想，以后找他。", "302 室的房东联系人是李老师。") !== null);
     assert.ok(responsibilityReading("The landlord contact for flat 4 is now his son Peter.", "The landlord contact for flat 4 is Mr Grant.") !== null);
     assert.equal(relation("302 室的房东联系人是李老师。", "fact", "302 室的房东联系人是他儿子李想，以后找他。", "fact", 0.95)?.kind, "supersedes");
+  });
+});
+
+describe("kinds from fresh16, in sentences of no case file", () => {
+  it("something said to be available is one more, not the only one", () => {
+    assert.ok(isAdditive("A Cantonese interpreter is available on weekend mornings starting next month."));
+    assert.equal(relation("On weekend mornings the clinic has interpreters for Polish.", "fact", "A Cantonese interpreter is available on weekend mornings, starting from next month.", "fact", 0.88), null);
+    assert.equal(isAdditive("Only the Cantonese interpreter is available on weekend mornings now."), false);
+  });
+
+  it("two lines under one progress label about two parts of the task are two tasks", () => {
+    assert.equal(sameTask("Data migration: the users table is 60% copied.", "Data migration: the orders table has not started.", taskFrameSimilarity), false);
+    assert.equal(sameTask("装修进度：主卧地板铺完了。", "装修进度：次卧地板还没铺。", taskFrameSimilarity), false);
+    assert.ok(sameTask("Data migration: the users table is 90% copied.", "Data migration: the users table is 60% copied.", taskFrameSimilarity));
+    assert.ok(sameTask("Kitchen refit: cabinets are in.", "Kitchen refit: tiles done.", taskFrameSimilarity), "two parts not told apart by a shared noun: one task");
+    assert.ok(sameTask("Billing cutover: stage 2 (business accounts) is live.", "Billing cutover: stage 1 (retail accounts) is live.", taskFrameSimilarity), "stages of a series move one task on");
+    assert.ok(sameTask("门店系统对接进度：会员模块也联调完了，只剩库存模块。", "门店系统对接进度：收银模块联调完了，会员模块还没开始。", taskFrameSimilarity), "a line that names the other's part reports on the whole");
+    assert.ok(sameTask("退货单进度：已处理 85 单，剩 15 单。", "退货单进度：今天已处理 40 单，还剩 60 单。", taskFrameSimilarity), "'今天已' / '已' is no other part");
+    assert.ok(sameTask("Data migration: the orders table is copied too, only the invoices table is left.", "Data migration: the users table is copied, the orders table has not started.", taskFrameSimilarity));
+  });
+
+  it("a hyphenated name with a capital after the hyphen is a value, first after a label too", () => {
+    assert.ok(sameSlot("Staff Wi-Fi network name: Quayside-Crew.", "Staff Wi-Fi network name: QuaysideStaff-2G."));
+  });
+
+  it("'a new …' introduces a thing; it is no cue that a value changed", () => {
+    assert.equal(relation("Pump P-4 at the north yard was serviced in March.", "fact", "Pump P-4 at the north yard has a new pressure gauge.", "fact", 0.9, 20_000)?.kind, undefined);
+  });
+
+  it("a Chinese change verb before 的 modifies a noun; it announces nothing", () => {
+    assert.equal(announcesChange("系统迁移的负责人是周敏。"), false);
+    assert.equal(announcesChange("版本升级的窗口是每周二晚上。"), false);
+    assert.ok(announcesChange("系统迁移到了新机房。"));
+  });
+});
+
+describe("from A, a verb of raising or moving, to B (fresh16)", () => {
+  it("names A as the value replaced", () => {
+    assert.equal(oldValues("前端 Vue 版本从 2.6 升到了 3.4，其余不变。").length, 1);
+    assert.ok(oldValues("客服组从 4 人扩到了 7 人").flat().includes("4"));
+    assert.deepEqual(oldValues("从杭州到上海的班车每天两趟"), [], "a route names no old value");
+    assert.equal(relation("前端用 Vue 2.6 + Vite。", "fact", "前端 Vue 版本从 2.6 升到了 3.4，其余不变。", "fact", 0.9)?.kind, "supersedes");
+  });
+});
+
+describe("a Chinese statement of what a thing is, said again with another short value (fresh16)", () => {
+  it("the same subject before 是, a different short value after it, is one slot", () => {
+    assert.equal(relation("二号仓库的夜班保安是老何。", "fact", "二号仓库的夜班保安现在是小邓。", "fact", 0.96)?.kind, "supersedes");
+    assert.equal(relation("样品间的钥匙保管人是林工。", "fact", "样品间的钥匙保管人现在是许工。", "fact", 0.96)?.kind, "supersedes");
+  });
+  it("another subject, or a value said as an addition, is not", () => {
+    assert.equal(relation("二号仓库的夜班保安是老何。", "fact", "三号仓库的夜班保安是小邓。", "fact", 0.95), null);
+    assert.equal(relation("二号仓库的夜班保安是老何。", "fact", "二号仓库的夜班保安也有小邓。", "fact", 0.95), null);
+  });
+  it("a role noun with no agent suffix (调度, 主席, 主任) is a role", () => {
+    assert.ok(responsibilityReading("车队的调度现在是孙强。", "车队的调度是高峰。") !== null);
+    assert.ok(responsibilityReading("业委会主席换成了陈立。", "业委会主席是吴刚。") !== null);
+    assert.ok(responsibilityReading("The board's chairperson is now Ada Lin.", "The board's chairperson is Tom Ruiz.") !== null, "a noun in -person");
   });
 });
