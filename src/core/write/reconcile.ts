@@ -253,7 +253,8 @@ function cjkPartsDiffer(x: string, y: string): boolean {
       const [mx, my] = [x.slice(0, i), y.slice(0, j)];
       // One side's word inside the other ("今天已" / "已") is no other part; a line that names the other's part too
       // ("仓库模块完了，财务模块还没开始" / "财务模块也完了") reports on the whole task.
-      if (mx.includes(my) || my.includes(mx) || y.includes(mx) || x.includes(my) || !/^[\u4e00-\u9fff]+$/u.test(mx + my)) continue;
+      // Two words that end alike ("设计稿已" / "前端已") split a shared verb phrase ("已完成"), not two parts before a noun.
+      if (mx.at(-1) === my.at(-1) || mx.includes(my) || my.includes(mx) || y.includes(mx) || x.includes(my) || !/^[\u4e00-\u9fff]+$/u.test(mx + my)) continue;
       const head = /^[\u4e00-\u9fff]{2,}/u.exec(x.slice(i))?.[0] ?? "";
       if (head.length >= 2 && y.slice(j).startsWith(head.slice(0, 2))) return true;
     }

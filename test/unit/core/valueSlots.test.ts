@@ -731,6 +731,7 @@ describe("kinds from fresh16, in sentences of no case file", () => {
     assert.ok(sameTask("Billing cutover: stage 2 (business accounts) is live.", "Billing cutover: stage 1 (retail accounts) is live.", taskFrameSimilarity), "stages of a series move one task on");
     assert.ok(sameTask("门店系统对接进度：会员模块也联调完了，只剩库存模块。", "门店系统对接进度：收银模块联调完了，会员模块还没开始。", taskFrameSimilarity), "a line that names the other's part reports on the whole");
     assert.ok(sameTask("退货单进度：已处理 85 单，剩 15 单。", "退货单进度：今天已处理 40 单，还剩 60 单。", taskFrameSimilarity), "'今天已' / '已' is no other part");
+    assert.ok(sameTask("官网改版进度：文案已交付 60%，等设计定稿。", "官网改版进度：设计图已交付，文案还没动。", taskFrameSimilarity), "'文案已' / '设计图已' split a verb phrase");
     assert.ok(sameTask("Data migration: the orders table is copied too, only the invoices table is left.", "Data migration: the users table is copied, the orders table has not started.", taskFrameSimilarity));
   });
 
