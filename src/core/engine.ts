@@ -3,6 +3,7 @@ import { resolveConfig, type EngineConfig, type EngineConfigInput } from "./conf
 import { silentLogger, thresholdsOf, type EngineContext } from "./context.js";
 import { warmChatter } from "./write/chatter.js";
 import { HindsightError } from "./errors.js";
+import { releaseTaskLifetimes } from "./ops/taskLifetimes.js";
 import { approveProposal, fileProposal, finishInterruptedCompressions, proposeCompressions, rejectProposal, rollbackProposal, type SummarizeResult } from "./compress/compress.js";
 import { selectForSummary } from "./compress/select.js";
 import { summarise } from "./compress/summarize.js";
@@ -161,6 +162,8 @@ export class MemoryEngine implements MemoryApi {
     if (this.state.config.write.chatterByModel && thresholdsOf(this.state.ctx).chatterLean !== undefined) warmChatter(this.deps.embedder, model.id);
     const finished = await finishInterruptedCompressions(this.state.ctx);
     if (finished > 0) logger.warn("finished compression decisions a crash had interrupted", { count: finished });
+    const released = await releaseTaskLifetimes(this.state.ctx);
+    if (released > 0) logger.info("task states keep their place in listings past their week in working memory", { count: released });
     this.state.access = new AccessTracker(this.deps.store, (err) => logger.warn("could not record memory access counts", { error: String(err) }));
     const recallStats = new RecallStats(this.deps.store, (err) => logger.warn("could not keep the recall statistics", { error: String(err) }), this.deps.clock.now());
     await recallStats.load();
@@ -408,7 +411,13 @@ export class MemoryEngine implements MemoryApi {
   async importJsonl(text: string, scope?: string, options: CallOptions & { onProgress?: ImportProgress } = {}): Promise<ImportResult> {
     const body = parseInput(z.string(), text, "jsonl");
     const s = scope === undefined ? undefined : parseInput(ScopeSchema, scope, "scope");
-    return this.mutations.run("all", (fence) => importJsonl(this.fenced(options, fence), body, s, options.onProgress));
+    return this.mutations.run("all", async (fence) => {
+      const ctx = this.fenced(options, fence);
+      const result = await importJsonl(ctx, body, s, options.onProgress);
+      // An export written before task state stopped storing its week as valid_until lists like the rest.
+      await releaseTaskLifetimes(ctx);
+      return result;
+    });
   }
 
   /** Quarantined memories of a scope (newest first), each with its reason in statusReason. */

@@ -112,6 +112,38 @@ describe("integration: real embedder + LanceStore", function () {
   });
 
   describe("engine", () => {
+    it("a task's last known state stays listed past its week in working memory, also in a store that stored the week as valid_until", async () => {
+      const clock = new FixedClock(Date.parse("2026-03-02T08:00:00Z"));
+      const engine = await openEngine(clock);
+      let earlier = "";
+      try {
+        const now = await engine.write({ content: "Tile order for the showroom: 40 of 120 boxes delivered.", type: "task_state" });
+        const old = await engine.write({ content: "Website copy rewrite: about page and pricing page drafted.", type: "task_state" });
+        assert.equal(now.memory?.validUntil, null);
+        earlier = old.id ?? "";
+      } finally {
+        await engine.close();
+      }
+      // What an earlier version stored: the week as a bound, rewritten on the real table.
+      const store = new LanceStore({ dir });
+      await store.open(await embedder.info());
+      const [record] = await store.getMemories([earlier]);
+      assert.ok(record);
+      await store.updateMemories([{ ...record, validUntil: record.createdAt + 7 * DAY }]);
+      await store.close();
+      clock.set(Date.parse("2026-04-20T08:00:00Z"));
+      const reopened = await openEngine(clock);
+      try {
+        const listed = await reopened.list({ types: ["task_state"] });
+        assert.equal(listed.length, 2, JSON.stringify(listed.map((m) => m.content)));
+        assert.ok(listed.every((m) => m.validUntil === null));
+        const r = await reopened.recall({ query: "How far along is the tile delivery?", k: 3 });
+        assert.match(r.memories[0]?.content ?? "", /40 of 120/);
+      } finally {
+        await reopened.close();
+      }
+    });
+
     it("write/recall round trip: a newer statement on the same subject replaces the older one", async () => {
       const clock = new FixedClock(Date.parse("2026-01-12T09:30:00Z"));
       const engine = await openEngine(clock);

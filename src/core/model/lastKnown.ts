@@ -2,11 +2,12 @@ import type { MemoryRecord } from "./memory.js";
 
 /**
  * Whether a memory still answers a recall or a write's comparison at `now`: it is valid, or it is a
- * task's last known state. Task state leaves working memory (and listings) when its lifetime
- * (`write.taskStateTtlHours`) ends, but what a task last stood at stays the answer to "where are we
- * with X?" until a newer state of the task replaces it: "the scan reached 4,800 of 5,000" asked about
- * seven weeks later, "visa: interview done" asked after the summer. A bound the statement or the
- * caller gave ("until Friday", valid_until) is no such lifetime: it expires for real.
+ * task's last known state. Task state leaves working memory (the session's first places) when its
+ * lifetime (`write.taskStateTtlHours`) ends, but what a task last stood at stays listed and stays the
+ * answer to "where are we with X?" until a newer state of the task replaces it: "the scan reached 4,800
+ * of 5,000" asked seven weeks later. New task state carries no valid_until for that lifetime; a record
+ * written before (or imported from such a store) carries created_at + the lifetime, read here as the
+ * same thing. A bound the statement or the caller gave ("until Friday", valid_until) expires for real.
  */
 export function stillHeld(m: Pick<MemoryRecord, "type" | "validUntil" | "createdAt">, now: number, taskStateTtlMs: number): boolean {
   if (m.validUntil === null || m.validUntil > now) return true;

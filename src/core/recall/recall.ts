@@ -441,13 +441,16 @@ export function secondOpinion(relevance: number[], scores: Array<number | null>,
 }
 
 /**
- * L1 working memory of the session (task state, still valid), newest first: offered before anything
- * else whatever the query, because an agent in the middle of a task needs where it stands.
+ * L1 working memory of the session (task state said within `write.taskStateTtlHours`, still valid),
+ * newest first: offered before anything else whatever the query, because an agent in the middle of a
+ * task needs where it stands. Older task state is no longer pushed first; it stays listed and recalled
+ * on its relevance as the task's last known state (model/lastKnown.ts).
  */
 async function workingMemory(ctx: EngineContext, q: QueryFeatures, scope: string, sessionId: string, now: number, k: number, access: AccessTracker): Promise<RecalledMemory[]> {
   const limit = Math.min(ctx.config.recall.workingMemoryItems, Math.ceil(k / 2));
   if (limit === 0) return [];
-  const items = await ctx.store.listMemories({ scope, statuses: ["active"], layers: ["L1"], sessionId, validAt: now }, { limit });
+  const createdIn = { from: now - ctx.config.write.taskStateTtlHours * 3_600_000, to: Number.MAX_SAFE_INTEGER };
+  const items = await ctx.store.listMemories({ scope, statuses: ["active"], layers: ["L1"], sessionId, validAt: now, createdIn }, { limit });
   return items.map((m) => {
     const parts = fuseRelevance(q, searchText(m), new Float32Array(0), 0, ctx.config);
     // No vector is compared here (the item is offered whatever the query): its relevance is the words'.

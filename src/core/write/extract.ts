@@ -112,6 +112,9 @@ export const DROP_RULES: Array<{ name: string; test: (s: string, t: RuleThreshol
       // with a number is still the moment's; a condition ("when it's hot", "低于5度时") makes it a rule.
       ((/^(?:(?:ugh|brr+|wow|man|god|oh|phew)\W+)*(?:it'?s|it\s+is|it'?s\s+been|today\s+is|today'?s|tonight\s+is|this\s+morning\s+is)\s+(?:so\s+|very\s+|really\s+|super\s+|bloody\s+|freaking\s+|damn\s+|crazy\s+)?(?:cold|hot|warm|freezing|chilly|humid|muggy|raining|pouring|snowing|windy|stormy|sunny|boiling|scorching|baking|bitter)\b/i.test(s) &&
         !/\b(?:when|whenever|if|unless|until|below|above|under|over)\b/i.test(s)) ||
+      // The same said without "it's", as the sentence's opening: "so muggy out here", "freezing in the van this morning".
+      (/^(?:(?:ugh|brr+|wow|man|god|oh|phew)\W+)*(?:(?:so|very|really|super|crazy|way\s+too|too)\s+(?:cold|hot|warm|chilly|humid|muggy|windy|sticky|sweaty)|freezing|sweltering)\s+(?:(?:in|out)\s+(?:here|there|the\s+\w+)|outside|here|today|tonight|this\s+(?:morning|afternoon|evening))\b/i.test(s) &&
+        !/\b(?:when|whenever|if|unless|until|below|above|under|over)\b/i.test(s)) ||
         (/^(?:今天|今儿|外面|这边|这里|这两天|我们?这(?:边|儿|里)?)[^，。！]{0,4}?(?:好|很|真|太|超|特别|有点|一直)?(?:冷|热|闷|晒|下(?:大|小|暴)?(?:雨|雪))/.test(s) && !/时候|时|如果|的话|低于|高于|超过/.test(s))) ||
       /\b(?:lovely|gorgeous|beautiful|glorious|awful|terrible|horrible|miserable|grim|nice|sunny|rainy|gloomy|freezing|boiling|scorching|perfect)\s+(?:\w+\s+)?weather\b(?!\s+(?:api|data|service|station|feed|widget|app|alerts?)\b)|\bweather\s+(?:is|'s|has\s+been)\s+(?:so\s+|really\s+|absolutely\s+)?(?:lovely|gorgeous|beautiful|glorious|awful|terrible|horrible|miserable|grim|nice|great|amazing|perfect)\b/i.test(s),
   },
@@ -218,6 +221,12 @@ export const DROP_RULES: Array<{ name: string; test: (s: string, t: RuleThreshol
       /\b(?:is|'s|are|was)\s+(?:\w+\s+)?(?:sick|ill|unwell|poorly|feverish|down\s+with\s+(?:a\s+|the\s+)?\w+)\b(?=[^.]{0,30}\b(?:today|tonight|this\s+(?:morning|afternoon|week))\b)|\b(?:today|tonight|this\s+morning)\b[^.]{0,20}\b(?:is|'s|are)\s+(?:sick|ill|unwell|poorly)\b/i.test(s) ||
       /(?:今天|今儿|这两天|这几天)[^，。]{0,6}(?:生病|发烧|感冒|不舒服|拉肚子)|(?:生病|发烧|感冒|不舒服)了?[^。]{0,6}(?:请[个半]?(?:天)?假|所以)/.test(s) ||
       /\b(bad|patchy|spotty|flaky) (signal|connection|wifi|wi-fi|reception)\b/i.test(s) ||
+      // How much the speaker has had so far today: "on my sixth cup of tea", "第五根烟了".
+      /\b(?:on|at)\s+(?:my|the\s+user'?s)\s+(?:\d+(?:st|nd|rd|th)|second|third|fourth|fifth|sixth|seventh|umpteenth|nth)\s+(?:\w+\s+)?(?:coffee|tea|cup|mug|pint|beer|glass|liter|litre|bottle|can|espresso|latte|energy\s+drink|cigarette|smoke|snack)s?\b/i.test(s) ||
+      /第[二三四五六七八九十\d]+(?:杯|瓶|罐|根|包)(?:咖啡|奶茶|茶|水|可乐|红牛|烟|啤酒)?了/.test(s) ||
+      // The body aching from the day, not a lasting condition: "my wrists are sore from all the typing", "颈椎疼得不行".
+      /\b(?:my|the\s+user'?s)\s+(?:back|neck|head|feet|legs?|knees?|shoulders?|arms?|wrists?|hands?|eyes|hips?)\s+(?:is|are|'s|'re)\s+(?:(?:so|really|absolutely|properly)\s+)?(?:killing\s+(?:me|the\s+user)|aching|sore|throbbing|pounding|hurting|on\s+fire)\b/i.test(s) ||
+      /(?:腰|背|脖子|颈椎|肩膀|腿|脚|膝盖|胳膊|手腕|眼睛|头)(?:都|好|太|有点|特别|真|超)?(?:酸|疼|痛|麻)(?:死了|得要命|得不行|得厉害|爆了)/.test(s) ||
       // Where the speaker types from, and sorry for what it does to the typing: "on my tablet so excuse typos".
       /\b(?:typing|writing|texting|replying)\s+(?:on|from)\s+(?:my|the\s+user'?s|a)\s+(?:phone|mobile|tablet|ipad|watch)\b|\b(?:sorry|excuse|apologies)\s+(?:for\s+)?(?:the\s+|any\s+|my\s+)?typos\b/i.test(s) ||
       /\b(i'?m|i am|i feel|feeling|the user is|the user feels)\s+(?:kinda|kind of|sort of|a little|a bit|super|very|quite)\s+(tired|exhausted|sleepy|stressed|sick|ill|off|rough|rubbish|meh)\b/i.test(s) ||
@@ -347,11 +356,12 @@ function isChatterOpening(text: string, t: RuleThresholds): boolean {
 }
 
 /**
- * A break between two clauses: a dash, a semicolon, a comma before a contrast. After a mood, a clause that
- * carries a value is the statement. Examples, in no case file: "rough night but it's sorted - the cache TTL
- * is 300 s now", "烦死了，不过好歹上线了：新版本号是 4.2".
+ * A break between two clauses: a dash, a semicolon, a comma before a contrast; in speech typed without
+ * punctuation, a bare "so". After a mood, a clause that carries a value is the statement. Examples, in no
+ * case file: "rough night but it's sorted - the cache TTL is 300 s now", "烦死了，不过好歹上线了：新版本号是 4.2",
+ * "brb ok back so the invoice run moved to the 28th".
  */
-const CLAUSE_BREAK = /\s+[-–—]{1,2}\s+|\s*——\s*|[;；]\s*|[,，]\s*(?:but|so|though|不过|但是?|可是)\s*/giu;
+const CLAUSE_BREAK = /\s+[-–—]{1,2}\s+|\s*——\s*|[;；]\s*|[,，]\s*(?:but|so|though|不过|但是?|可是)\s*|\s+so\s+(?=\S)/giu;
 
 /**
  * The point a story comes to: what follows the marker is what the speaker wants kept, and the story before

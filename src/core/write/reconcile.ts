@@ -240,11 +240,19 @@ function partsDiffer(a: string, b: string): boolean {
   const body = (text: string) => withDigits(text.replace(/^[^:：]*[:：]/, "")).trim();
   const [x, y] = [body(a), body(b)];
   if (hasCjk(x) && hasCjk(y)) return cjkPartsDiffer(x, y);
+  if (VERB_OPENING.test(x) || VERB_OPENING.test(y)) return false;
   // The part is the noun phrase a line opens with: a noun shared further on is what is done to it.
   const opening = (text: string) => contentTokens(text).slice(0, 4).join(" ");
   // Against the other whole line too: a line that names the other's part as well reports on the whole task.
   return modifiersDiffer(opening(x), opening(y)) && modifiersDiffer(opening(x), y) && modifiersDiffer(x, opening(y));
 }
+
+/**
+ * A line that opens with what was done says where the whole task stands, not which part: a past verb before its
+ * object or preposition ("Loft: insulated the eaves", "Audit: stopped at invoice 4,000"). A word in -ed before
+ * a noun is a part's name ("the raised bed").
+ */
+const VERB_OPENING = /^\s*\p{L}{3,}ed\s+(?:the|a|an|at|on|in|to|for|with|by|up|out|off|down|back|from|\d)\b/iu;
 
 /** Chinese lines that open with a different word before the same noun ("梅洛地块…" / "霞多丽地块…"). */
 function cjkPartsDiffer(x: string, y: string): boolean {
@@ -399,7 +407,9 @@ export function relate(candidate: Candidate, existing: MemoryRecord, existingVec
   }
   if (isAdditive(candidate.content) && addsTo(candidate, clauses)) return null;
   if (bothTasks && labelsDiffer(candidate.content, existing.content)) return null;
-  if ((candidate.validUntil === null) !== (existing.validUntil === null)) return null;
+  // A bound said of one and not the other is two plans. Two states of one task differ in bounds as a matter of
+  // course ("load test: running until tonight", then "load test: done").
+  if (!bothTasks && (candidate.validUntil === null) !== (existing.validUntil === null)) return null;
   if (keysDiffer(candidate.content, existing.content)) return null;
 
   // A version is a value of the name it follows; a status line's number is more often an item of a series ("sprint 14").

@@ -117,7 +117,9 @@ export function keepsPartAsBefore(text: string): boolean {
 
 // A word of a value phrase may be possessive ("the user's personal inbox"): the value is the whole phrase, not its owner.
 // A value may carry its unit's symbol ("-18°C", "€500", "15%"): the symbol is part of the word.
-const PHRASE = String.raw`((?:[-+−$€£¥](?=\p{N}))?[\p{L}\p{N}][\p{L}\p{N}._+#/%°℃℉‰-]*(?:['’]s)?(?:\s+[\p{L}\p{N}][\p{L}\p{N}._+#/%°℃℉‰-]*(?:['’]s)?){0,3})`;
+// A word of a value phrase; a clock time ("22:15") and a number with thousands separators ("12,500") are one word.
+const VALUE_WORD = String.raw`(?:\d{1,2}:\d{2}(?!\d)|[\p{L}\p{N}](?:[\p{L}\p{N}._+#/%°℃℉‰-]|,(?=\d{3}(?!\d)))*)`;
+const PHRASE = String.raw`((?:[-+−$€£¥](?=\p{N}))?${VALUE_WORD}(?:['’]s)?(?:\s+${VALUE_WORD}(?:['’]s)?){0,3})`;
 /** The shortest phrase before a word that ends it ("replaced Redux Toolkit with Zustand for state": not "Redux Toolkit with Zustand"). */
 const PHRASE_UNTIL = PHRASE.replace("{0,3})", "{0,3}?)");
 // A clock time is one value ("由21:00调整为22:00"), its colon no break.
@@ -173,11 +175,15 @@ const NAMES_OLD_VALUE: RegExp[] = [
   new RegExp(String.raw`(?:从|由)${CJK_PHRASE}(?:升|降|涨|跌|扩|缩|增|减|提|调|挪|搬|迁|移|延|推|加)(?:到|成|为|至)`, "u"),
   // "不" / "没再" + a verb + its object + a sentence-final "了" is a stopped state, the object the value left behind:
   // "不走中通了", "不用 Trello 了", "不在三楼上课了", "没再用钉钉了".
-  new RegExp(String.raw`(?:不|没再?)(?:用|走|找|在|选|订|交给|发给)\s*([A-Za-z0-9._+#/-]+(?:\s+[A-Za-z0-9._+#/-]+){0,2}|[\u4e00-\u9fff]{2,6}?)\s*[\u4e00-\u9fff]?了`, "u"),
+  // The object may be an address or a numbered place ("不在滨江路15号了").
+  new RegExp(String.raw`(?:不|没再?)(?:用|走|找|在|选|订|交给|发给)\s*([A-Za-z0-9._+#/-]+(?:\s+[A-Za-z0-9._+#/-]+){0,2}|[\u4e00-\u9fff]{1,6}\d+[\u4e00-\u9fff]{0,2}?|[\u4e00-\u9fff]{2,6}?)\s*[\u4e00-\u9fff]?了`, "u"),
   // "不再" + a verb, with the preposition it takes: "不再交给外包", "不再由运维审批", "不再走海运".
   new RegExp(String.raw`不再(?:使用|采用|[\u4e00-\u9fff](?:在|到|于|给|由)?)${CJK_PHRASE}`, "u"),
   // A contrast that rejects a value: "the sync runs hourly, not daily", "用 UTC 而不是北京时间", "是周三不是周二".
   new RegExp(String.raw`[,;，；]\s*(?:and\s+|but\s+)?not\s+(?:the\s+|a\s+|an\s+|on\s+|in\s+|at\s+)?(?=[\p{Lu}\d"'\x60]|[\p{Ll}\d]+[-_.][\p{L}\d])${PHRASE}\s*[.!。]?\s*$`, "u"),
+  // The same, with the rejected value said to be the earlier one: "the lift must carry 1,600 kg, not 1,000 as the old spec
+  // had it", "due in 45 days, not 30 like before".
+  new RegExp(String.raw`[,;，；]\s*(?:and\s+|but\s+)?not\s+(?:the\s+|a\s+|an\s+|on\s+|in\s+|at\s+)?(?=[\p{Lu}\d"'\x60])${PHRASE_UNTIL}\s+(?:like|as)\s+(?:before|previously|it\s+(?:was|used\s+to\s+be)|(?:in\s+|on\s+)?(?:the|our)\s+(?:earlier|old|previous|original|former|first|last)\b)`, "u"),
   new RegExp(String.raw`(?:而不是|而非)${CJK_PHRASE}`, "u"),
   new RegExp(String.raw`不是${CJK_PHRASE}[。.！!]?\s*$`, "u"),
   new RegExp(String.raw`不是${CJK_PHRASE}了`, "u"),

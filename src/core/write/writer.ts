@@ -237,7 +237,7 @@ async function decideWrite(ctx: WriteContext, prepared: PreparedWrite, replaced:
   const changed: MemoryRecord[] = [];
   const reasons: string[] = [];
   // The caller's own type stands; the classifier's guess (no type given, or the extractor's) gives way to the task it continues.
-  if ((req.type === undefined || req.source === "extractor") && relations.some((r) => r.kind === "supersedes" && r.continuesTask)) asTaskState(ctx, record, req, now);
+  if ((req.type === undefined || req.source === "extractor") && relations.some((r) => r.kind === "supersedes" && r.continuesTask)) asTaskState(ctx, record);
   // A new value of a rule or a preference is still one ("max on-time is now 6 minutes, 10 was too much"): a guessed "fact" takes its kind.
   const ruled = relations.find((r) => r.kind === "supersedes" && (r.existing.type === "constraint" || r.existing.type === "preference"));
   if ((req.type === undefined || req.source === "extractor") && record.type === "fact" && ruled) record.type = ruled.existing.type;
@@ -346,11 +346,10 @@ async function settledConflicts(
   return out;
 }
 
-/** The record becomes the task state it continues: working memory, with the task's validity unless the statement or the caller gave one (newRecord already read the statement's). */
-function asTaskState(ctx: WriteContext, record: MemoryRecord, req: WriteRequest, now: number): void {
+/** The record becomes the task state it continues: working memory (its time there is read from its age, see workingMemory in recall.ts). */
+function asTaskState(ctx: WriteContext, record: MemoryRecord): void {
   record.type = "task_state";
   record.layer = chooseLayer("task_state", record.confidence, ctx.config.write.l3MinConfidence);
-  if (req.validUntil === undefined && record.validUntil === null) record.validUntil = defaultValidity(ctx, "task_state", now);
 }
 
 /**
@@ -473,7 +472,7 @@ export function newRecord(ctx: EngineContext, req: WriteRequest, now: number): M
     lastAccessedAt: null,
     accessCount: 0,
     confirmCount: 1,
-    validUntil: req.validUntil === undefined ? (parseValidUntil(req.content, now) ?? defaultValidity(ctx, type, now)) : req.validUntil,
+    validUntil: req.validUntil === undefined ? parseValidUntil(req.content, now) : req.validUntil,
     status: "active",
     statusReason: null,
     supersedes: [],
@@ -484,11 +483,6 @@ export function newRecord(ctx: EngineContext, req: WriteRequest, now: number): M
     tags: req.tags ?? [],
     embeddingModel: ctx.model.id,
   };
-}
-
-/** Working memory is short-lived by nature; other kinds hold until said otherwise. */
-function defaultValidity(ctx: Pick<EngineContext, "config">, type: MemoryType, now: number): number | null {
-  return type === "task_state" ? now + ctx.config.write.taskStateTtlHours * 3_600_000 : null;
 }
 
 /**

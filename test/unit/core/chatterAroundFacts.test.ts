@@ -374,3 +374,54 @@ describe("kinds from fresh16, in sentences of no case file", () => {
     assert.equal(extractRules("去吃饭的话公司楼下食堂 11:30 开门", opts).length, 1);
   });
 });
+
+describe("the body aching and the heat felt right now are the moment's (fresh17)", () => {
+  for (const text of [
+    "coffee break, my shoulders are killing me from lifting crates all day",
+    "ugh my feet are aching after that shift",
+    "so humid today, on my third t-shirt already",
+    "freezing in here this morning, can barely type",
+    "搬了一上午箱子，腰酸死了",
+    "站了一天，腿疼得要命",
+  ]) {
+    it(`keeps nothing of: ${text}`, () => {
+      assert.deepEqual(extractRules(text, opts), [], JSON.stringify(extractRules(text, opts)));
+    });
+  }
+  it("a lasting condition and a rule about the heat are facts", () => {
+    for (const text of ["The user has a bad knee and cannot climb ladders.", "The cold store is too cold today for the seedlings, so they go to bay 3 from now on.", "Our shop closes at 2 pm when it's over 38 degrees.", "仓库的叉车司机腰不好，不能搬超过 20 公斤的东西。"]) {
+      assert.equal(extractRules(text, opts).length, 1, text);
+    }
+  });
+});
+
+describe("back in the conversation, then the business, without punctuation (fresh17)", () => {
+  it("the return is no part of the statement that follows it", () => {
+    for (const [text, value] of [
+      ["ok back so the staging database rotates its password every 90 days", /90 days/],
+      ["im back so the kiln in unit 3 fires at 1240 degrees", /1240/],
+    ] as const) {
+      const items = extractRules(text, opts);
+      assert.equal(items.length, 1, JSON.stringify(items));
+      assert.match(items[0]!.content, value);
+      assert.doesNotMatch(items[0]!.content, /\bback\b/i);
+    }
+  });
+  it("a return with nothing after it is still an interruption", () => {
+    assert.deepEqual(extractRules("ok back so where were we", opts), []);
+    assert.deepEqual(extractRules("im back now", opts), []);
+  });
+});
+
+describe("how much the speaker has had so far today is the moment's (fresh16, fresh17)", () => {
+  for (const text of ["on my fifth espresso of the day, send help", "already on my second energy drink lol", "第四杯奶茶了哈哈", "今天第三罐红牛了，还是困"]) {
+    it(`keeps nothing of: ${text}`, () => {
+      assert.deepEqual(extractRules(text, opts), [], JSON.stringify(extractRules(text, opts)));
+    });
+  }
+  it("an offer, a habit and a step of a course are facts", () => {
+    for (const text of ["The café gives the second coffee free on Mondays.", "The user drinks two coffees a day and none after 3 pm.", "The trainee is on the 3rd module of the safety course.", "每桌第二杯咖啡半价。"]) {
+      assert.equal(extractRules(text, opts).length, 1, text);
+    }
+  });
+});

@@ -125,14 +125,16 @@ describe("task state: one task, one slot", () => {
     assert.deepEqual(r.supersedes, [first.id]);
   });
 
-  it("a task's last state outlives a long weekend (a week by default), not a month", async () => {
+  it("a task's last state is working memory over a long weekend (a week by default), and stays listed after a month", async () => {
     assert.equal(resolveConfig().write.taskStateTtlHours, 24 * 7);
     const { engine, clock } = await makeEngine();
-    await engine.write({ content: "Passport renewal: photos taken, form not sent yet.", type: "task_state" });
+    await engine.write({ content: "Passport renewal: photos taken, form not sent yet.", type: "task_state", sessionId: "s1" });
     clock.advance(4 * DAY);
     assert.equal((await engine.recall({ query: "passport renewal" })).memories.length, 1);
+    assert.equal((await engine.recall({ query: "anything else?", sessionId: "s1" })).memories.length, 1, "offered first in its session");
     clock.advance(30 * DAY);
-    assert.equal((await engine.list({ types: ["task_state"] })).length, 0);
+    assert.equal((await engine.recall({ query: "anything else?", sessionId: "s1" })).memories.length, 0, "no longer offered whatever the query");
+    assert.equal((await engine.list({ types: ["task_state"] })).length, 1, "what the task last stood at is not lost");
   });
 });
 

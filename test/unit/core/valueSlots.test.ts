@@ -774,3 +774,35 @@ describe("a Chinese statement of what a thing is, said again with another short 
     assert.ok(responsibilityReading("The board's chairperson is now Ada Lin.", "The board's chairperson is Tom Ruiz.") !== null, "a noun in -person");
   });
 });
+
+describe("a clock time is one value, and a value rejected as it was before (fresh17)", () => {
+  it("an arrow or 'from … to' between clock times names the whole earlier time", () => {
+    assert.ok(oldValues("Quiet hours start 22:00 → 23:30 from next week.").some((v) => v.join(" ").includes("22 00")), JSON.stringify(oldValues("Quiet hours start 22:00 → 23:30 from next week.")));
+    assert.ok(oldValues("The nightly export moved from 01:15 to 03:45.").some((v) => v.join(" ") === "01 15"), JSON.stringify(oldValues("The nightly export moved from 01:15 to 03:45.")));
+    assert.equal(relation("The west gate opens at 06:00.", "fact", "Quiet hours start 22:00 → 23:30 from next week.", "fact", 0.8), null, "another time sharing its minutes is no value named");
+  });
+  it("', not A like before / as in the old …' names A", () => {
+    assert.ok(oldValues("The lift must carry 1,600 kg, not 1,000 like the old spec said.").flat().includes("000"), JSON.stringify(oldValues("The lift must carry 1,600 kg, not 1,000 like the old spec said.")));
+    assert.ok(oldValues("Invoices are due in 45 days, not 30 as before.").flat().includes("30"));
+    assert.deepEqual(oldValues("Invoices are due in 45 days, not counting weekends."), []);
+    assert.equal(relation("The lift's rated load is 1,000 kg.", "constraint", "The lift must carry 1,600 kg, not 1,000 like the old spec said.", "constraint", 0.88)?.kind, "supersedes");
+  });
+});
+
+describe("a progress line that opens with what was done reports on the whole task (fresh17)", () => {
+  it("two lines under one label opening with verbs are one task", () => {
+    assert.ok(sameTask("Roof repair: finished the gutters on the north side.", "Roof repair: started on the flashing around the chimney.", taskFrameSimilarity));
+    assert.ok(sameTask("Cellar survey: reached the second vault, damp patches logged.", "Cellar survey: stopped at the second vault until the pump arrives.", taskFrameSimilarity));
+  });
+  it("two lines opening with two parts of the task are still two", () => {
+    assert.equal(sameTask("Move: the blue room packed, boxes labelled.", "Move: the green room half packed.", taskFrameSimilarity), false);
+    assert.equal(sameTask("Painting: the front fence done, two coats.", "Painting: the back fence primed.", taskFrameSimilarity), false);
+  });
+});
+
+describe("a Chinese stopped state whose object is an address (fresh17)", () => {
+  it("'不在 + a numbered place + 了' names the place", () => {
+    assert.ok(oldValues("仓库搬了，不在滨江路15号了，现在在工业园三期。").flat().join("").includes("15"), JSON.stringify(oldValues("仓库搬了，不在滨江路15号了，现在在工业园三期。")));
+    assert.equal(relation("仓库地址是滨江路15号一楼。", "fact", "仓库搬了，不在滨江路15号了，现在在工业园三期。", "fact", 0.9)?.kind, "supersedes");
+  });
+});
