@@ -162,7 +162,11 @@ export class MemoryEngine implements MemoryApi {
     if (this.state.config.write.chatterByModel && thresholdsOf(this.state.ctx).chatterLean !== undefined) warmChatter(this.deps.embedder, model.id);
     const finished = await finishInterruptedCompressions(this.state.ctx);
     if (finished > 0) logger.warn("finished compression decisions a crash had interrupted", { count: finished });
-    const released = await releaseTaskLifetimes(this.state.ctx);
+    // Only how listings show old task states depends on it: a store that refuses the write still opens.
+    const released = await releaseTaskLifetimes(this.state.ctx).catch((err: unknown) => {
+      logger.warn("could not list older task states as their tasks' last known state", { error: String(err) });
+      return 0;
+    });
     if (released > 0) logger.info("task states keep their place in listings past their week in working memory", { count: released });
     this.state.access = new AccessTracker(this.deps.store, (err) => logger.warn("could not record memory access counts", { error: String(err) }));
     const recallStats = new RecallStats(this.deps.store, (err) => logger.warn("could not keep the recall statistics", { error: String(err) }), this.deps.clock.now());

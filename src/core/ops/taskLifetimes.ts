@@ -8,6 +8,8 @@ import type { EngineContext } from "../context.js";
  * gave ("until Friday", a caller's valid_until) differs from created_at + the lifetime and stays.
  */
 export async function releaseTaskLifetimes(ctx: Pick<EngineContext, "store" | "config">): Promise<number> {
+  // A store that cannot be written keeps them as they are: recall still reads them as the last known state.
+  if (ctx.store.readOnly) return 0;
   const lifetimeMs = ctx.config.write.taskStateTtlHours * 3_600_000;
   const tasks = await ctx.store.listMemories({ statuses: ["active"], types: ["task_state"] });
   const lapsing = tasks.filter((m) => m.validUntil !== null && m.validUntil === m.createdAt + lifetimeMs);

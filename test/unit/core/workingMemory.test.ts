@@ -1,6 +1,6 @@
 import { strict as assert } from "node:assert";
 import { MemoryEngine } from "../../../src/core/engine.js";
-import { DAY, FakeEmbedder, makeEngine, MINUTE } from "../../helpers/fakes.js";
+import { DAY, FakeEmbedder, FixedClock, makeEngine, MINUTE } from "../../helpers/fakes.js";
 
 const HOUR = 60 * MINUTE;
 
@@ -58,6 +58,24 @@ describe("working memory (L1)", () => {
     await reopened.open();
     assert.deepEqual((await reopened.list({ types: ["task_state"] })).map((m) => m.id), [old.id]);
     assert.equal((await store.getMemories([bounded.id]))[0]?.validUntil, b.validUntil);
+  });
+
+  it("a store that cannot be written opens all the same, its old task states as they were", async () => {
+    const { engine, store } = await makeEngine(undefined, { write: { taskStateTtlHours: 24 } });
+    const w = await engine.write({ content: "Boiler service: burner cleaned, flue check pending.", type: "task_state" });
+    assert.ok(w.id !== null);
+    const [record] = await store.getMemories([w.id]);
+    assert.ok(record);
+    await store.updateMemories([{ ...record, validUntil: record.createdAt + DAY }]);
+    const refusing = Object.assign(Object.create(store) as typeof store, {
+      readOnly: true,
+      updateMemories: () => Promise.reject(new Error("read-only")),
+    });
+    const reopened = new MemoryEngine({ store: refusing, embedder: new FakeEmbedder(), clock: new FixedClock() }, { defaultScope: "project:test", write: { taskStateTtlHours: 24 } });
+    await reopened.open();
+    assert.equal((await store.getMemories([w.id]))[0]?.validUntil, record.createdAt + DAY);
+    const failing = Object.assign(Object.create(store) as typeof store, { updateMemories: () => Promise.reject(new Error("disk full")) });
+    await new MemoryEngine({ store: failing, embedder: new FakeEmbedder(), clock: new FixedClock() }, { defaultScope: "project:test", write: { taskStateTtlHours: 24 } }).open();
   });
 
   it("an export whose task state carries its week as valid_until is listed like the rest once imported", async () => {
