@@ -1,5 +1,10 @@
 import type { MemoryRecord } from "./memory.js";
 
+/** How long task state stays working memory (`write.taskStateTtlHours`), in ms. */
+export function taskLifetimeMs(config: { write: { taskStateTtlHours: number } }): number {
+  return config.write.taskStateTtlHours * 3_600_000;
+}
+
 /**
  * Whether a memory still answers a recall or a write's comparison at `now`: it is valid, or it is a
  * task's last known state. Task state leaves working memory (the session's first places) when its

@@ -1,4 +1,5 @@
 import type { EngineContext } from "../context.js";
+import { taskLifetimeMs } from "../model/lastKnown.js";
 
 /**
  * Task state used to carry its week in working memory as valid_until, so a store written then hides a
@@ -10,7 +11,7 @@ import type { EngineContext } from "../context.js";
 export async function releaseTaskLifetimes(ctx: Pick<EngineContext, "store" | "config">): Promise<number> {
   // A store that cannot be written keeps them as they are: recall still reads them as the last known state.
   if (ctx.store.readOnly) return 0;
-  const lifetimeMs = ctx.config.write.taskStateTtlHours * 3_600_000;
+  const lifetimeMs = taskLifetimeMs(ctx.config);
   const tasks = await ctx.store.listMemories({ statuses: ["active"], types: ["task_state"] });
   const lapsing = tasks.filter((m) => m.validUntil !== null && m.validUntil === m.createdAt + lifetimeMs);
   if (lapsing.length > 0) await ctx.store.updateMemories(lapsing.map((m) => ({ ...m, validUntil: null })));

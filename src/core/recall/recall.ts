@@ -1,5 +1,5 @@
 import type { EngineContext } from "../context.js";
-import { stillHeld } from "../model/lastKnown.js";
+import { stillHeld, taskLifetimeMs } from "../model/lastKnown.js";
 import { embedOne, thresholdsOf } from "../context.js";
 import type { RecallParams } from "../model/inputs.js";
 import { searchText, type MemoryRecord, type TurnRecord } from "../model/memory.js";
@@ -124,7 +124,7 @@ async function recallQuestion(
   const q = queryFeatures(params.query, await embedOne(ctx, params.query, "query"), thresholdsOf(ctx));
   // Validity is read on the hits (model/lastKnown.ts): a task's last known state answers after its working lifetime.
   const filter: MemoryFilter = { scope, statuses: ["active"] };
-  const taskTtlMs = ctx.config.write.taskStateTtlHours * 3_600_000;
+  const taskTtlMs = taskLifetimeMs(ctx.config);
   const held = (hits: Array<Hit<MemoryRecord>>): Array<Hit<MemoryRecord>> => hits.filter((h) => stillHeld(h.record, now, taskTtlMs));
   if (params.types) filter.types = params.types;
   if (params.layers) filter.layers = params.layers;
@@ -449,7 +449,7 @@ export function secondOpinion(relevance: number[], scores: Array<number | null>,
 async function workingMemory(ctx: EngineContext, q: QueryFeatures, scope: string, sessionId: string, now: number, k: number, access: AccessTracker): Promise<RecalledMemory[]> {
   const limit = Math.min(ctx.config.recall.workingMemoryItems, Math.ceil(k / 2));
   if (limit === 0) return [];
-  const createdIn = { from: now - ctx.config.write.taskStateTtlHours * 3_600_000, to: Number.MAX_SAFE_INTEGER };
+  const createdIn = { from: now - taskLifetimeMs(ctx.config), to: Number.MAX_SAFE_INTEGER };
   const items = await ctx.store.listMemories({ scope, statuses: ["active"], layers: ["L1"], sessionId, validAt: now, createdIn }, { limit });
   return items.map((m) => {
     const parts = fuseRelevance(q, searchText(m), new Float32Array(0), 0, ctx.config);

@@ -10,7 +10,7 @@ import { llmDecide, type LlmJudgement, type LlmVerdict } from "./llmDecide.js";
 import { announcesUpdate, pairSimilarity, relate, type Candidate, type Relation } from "./reconcile.js";
 import { clausesOf, isAdditive, oldValues, versionsNamed } from "./slot.js";
 import { takesSide } from "./settle.js";
-import { stillHeld } from "../model/lastKnown.js";
+import { stillHeld, taskLifetimeMs } from "../model/lastKnown.js";
 import { contentTokenSet, lexicalSimilarity } from "../text/tokens.js";
 import { parseValidUntil } from "./validity.js";
 import type { WriteAction } from "../model/writeActions.js";
@@ -87,7 +87,7 @@ function chooseLayer(type: MemoryType, confidence: number, l3Min: number): Layer
 async function neighbours(ctx: WriteContext, req: { scope: string; content: string }, vector: Float32Array, now: number, olds: string[][], t: Thresholds) {
   // A task's last known state is still what a newer state of the task replaces, after its working lifetime too.
   const filter = { scope: req.scope, statuses: ["active" as const] };
-  const taskTtlMs = ctx.config.write.taskStateTtlHours * 3_600_000;
+  const taskTtlMs = taskLifetimeMs(ctx.config);
   const held = (h: Hit<MemoryRecord>): boolean => stillHeld(h.record, now, taskTtlMs);
   const byVector = (await ctx.store.searchMemoriesByVector(vector, filter, ctx.config.write.neighbourVectorHits)).filter(held);
   const found = new Map<string, Hit<MemoryRecord>>(byVector.map((h) => [h.record.id, h]));
