@@ -73,6 +73,21 @@ export function contentTokenSet(text: string): Set<string> {
 }
 
 /**
+ * Common words written as a name inside a sentence, which the stopword list would drop: the value of
+ * "the scheduler is written in Go", "builds run through Make". Examples, in no case file: "the parser
+ * moved from Rust to Go", "the CLI is packaged with Make". Only capitalised after a word or a comma: a
+ * sentence's first word is capitalised whatever it is.
+ */
+export function nameWords(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(/(?<=[\p{L}\p{N},]\s+)\p{Lu}\p{Ll}+\b/gu)) {
+    const w = m[0].toLowerCase();
+    if (EN_STOPWORDS.has(w)) out.push(w);
+  }
+  return out;
+}
+
+/**
  * Text written into the full-text column: distinct content tokens (stemmed words, CJK words)
  * joined by spaces, so the store's whitespace tokenizer sees exactly the tokens the engine reasons
  * with. Distinct because LanceDB 0.31's full-text search loses rows whose not-yet-indexed text
@@ -110,8 +125,8 @@ export function coverage(queryTokens: Set<string>, docTokens: Set<string>): numb
 
 /** Content tokens present on each side only, fillers removed: what changed between two statements. */
 export function tokenDifference(a: string, b: string): { onlyA: string[]; onlyB: string[] } {
-  const sa = contentTokenSet(a);
-  const sb = contentTokenSet(b);
+  const sa = new Set([...contentTokens(a), ...nameWords(a)]);
+  const sb = new Set([...contentTokens(b), ...nameWords(b)]);
   const onlyA = [...sa].filter((t) => !sb.has(t) && !FILLER_TOKENS.has(t));
   const onlyB = [...sb].filter((t) => !sa.has(t) && !FILLER_TOKENS.has(t));
   return { onlyA, onlyB };

@@ -42,6 +42,21 @@ const LEAVE_LEAD_ZH = String.raw`(?:(?:好啦|好了|好|那我|那|行|先这�
 const LEAVING_CORE_ZH = String.raw`(?:(?:我们?)?(?:先|得|要|这就|马上)?(?:去|要)(?:开|接|打)(?:个|一个)?(?:会|电话)|(?:我们?)?(?:先|得|要|这就|马上)?去(?:吃饭|午休|休息|睡(?:觉|了)?|上课|洗澡|健身)|等我[一二两三五十\d]*(?:下|会|分钟)|我?(?:马上|一会儿?|待会儿?)(?:就)?回来)(?:了|啦|咯|喽|哈|去了)*`;
 const LEAVING_ZH = new RegExp(String.raw`^${LEAVE_LEAD_ZH}${LEAVING_CORE_ZH}(?=$|[，,。！？!?\s~～]|\p{Extended_Pictographic})|^[^，,。！？!?\dA-Za-z]{1,8}[，,]\s*${LEAVE_LEAD_ZH}${LEAVING_CORE_ZH}[\s\p{P}\p{S}\p{Extended_Pictographic}]*$`, "u");
 
+/**
+ * Encouragement closing a short line is a cheer for the moment, not a fact: "new sprint, let's go team!",
+ * "上线前最后一周，大家冲鸭". A closed class of cheers.
+ */
+const CHEER_TAIL = /(?:^|[\s，,。！!～~]|(?<=[\u4e00-\u9fff]))(?:(?:大家|一起|咱们|我们)?(?:加油|冲鸭|冲冲冲|干就完了)(?:啊|呀|哦|吧)?|let'?s\s+(?:go|do\s+this|crush\s+it|rock(?:\s+it)?)(?:\s+(?:team|folks|everyone|guys|y'?all))?|go\s+team|you\s+(?:got|can\s+do)\s+this)[\s\p{P}\p{S}\p{Extended_Pictographic}～~]*$/iu;
+/** A cheer with little before it, a greeting aside ("大家好呀～新项目大家加油！", "hi all, new sprint, let's go!"). */
+function cheerOnly(s: string): boolean {
+  const rest = s.replace(/^(?:大家好|各位好|hi all|hey all|hello everyone|morning all)[呀啊哦～~!！,，\s]*/i, "");
+  const m = CHEER_TAIL.exec(rest);
+  if (m === null) return false;
+  const before = rest.slice(0, m.index).trim();
+  const little = cjkRatio(before) > 0.5 ? [...before].length <= 6 : before.split(/\s+/).filter((w) => /\p{L}/u.test(w)).length <= 2;
+  return little && !carriesHardValue(before);
+}
+
 /** Goodbye closing a line, as chat writes it: "88", "886", "拜拜", "bye". */
 const FAREWELL_TAIL = /(?:^|[\s，,。！!～~])(?:88|886|8{4}|拜拜|拜了|bye(?:\s*bye)?)[\s\p{P}\p{S}\p{Extended_Pictographic}～~]*$/iu;
 /** A verdict in Chinese internet slang closing a line: "yyds" (the greatest), "绝绝子", "xswl", "awsl", "666". A closed class. */
@@ -197,7 +212,12 @@ export const DROP_RULES: Array<{ name: string; test: (s: string, t: RuleThreshol
       // A repeated cry opens an outburst: "啊啊啊又崩了", "呜呜呜".
       /^(啊|呜|嗷){2,}/.test(s) ||
       // A verdict in internet slang closing a short line is praise of the moment ("食堂新出的面 yyds", "这波操作绝绝子").
-      shortBeside(s, SLANG_VERDICT_TAIL),
+      shortBeside(s, SLANG_VERDICT_TAIL) ||
+      cheerOnly(s) ||
+      // A cheer for a game just played or watched opens with the word players say at its end: "gg, that last round
+      // was wild", "good game everyone", "what a match yesterday", "这局打得太漂亮了", "昨晚那场比赛太刺激了".
+      (/^(?:gg(?:wp)?|good game|what an? (?:game|match|comeback|finish|final))(?=\s*(?:[,!.…]|$)|\s+(?:everyone|all|guys|lads|team|folks|y'?all|last night|today|tonight|yesterday|again)\b)/i.test(s) && !carriesHardValue(s)) ||
+      (/^(?:这|那|昨晚那|昨天那|刚才那)(?:局|把|场|盘)[^，。！!]{0,8}(?:太|真|好)(?:精彩|刺激|爽|漂亮|神|燃)了?/.test(s) && !carriesHardValue(s)),
   },
   {
     // Closing the session for now, not a plan to remember: "ok calling it a day", "I'll look at this again in the morning", "先到这儿吧".
@@ -264,9 +284,11 @@ export const DROP_RULES: Array<{ name: string; test: (s: string, t: RuleThreshol
   { name: "too short", test: (s, t) => s.replace(/[\s\p{P}\p{S}\p{Extended_Pictographic}]|\u200d|\ufe0f/gu, "").length < t.minStatementChars },
 ];
 
-const LEADING_FILLER = /^(reminder|note|fyi|btw|by the way|also|oh,? and|and|again|just to confirm|quick note|quick one(?=\s*[:,\-–—])|ps|anyway|anyhow|back to business|on a serious note)\s*[:,\-–—]?\s+/i;
+// "One more:" announces the next item of a list, which is the statement ("one more thing: the lab closes at 6",
+// "再补充一条：周五不发版").
+const LEADING_FILLER = /^(reminder|note|fyi|btw|by the way|also|oh,? and|and|again|just to confirm|quick note|quick one(?=\s*[:,\-–—])|(?:and\s+)?(?:one more|another)(?:\s+(?:thing|one|rule|point|item|note))?(?=\s*[:\-–—])|ps|anyway|anyhow|back to business|on a serious note)\s*[:,\-–—]?\s+/i;
 // A return to business after chatter ("言归正传", "说回正事") opens the statement and is no part of it.
-const LEADING_FILLER_ZH = /^((再|顺便)?(说|讲|提醒|强调|补充|记)(一下|一遍)(?:哈|啊|吧)?|另外|还有|对了|言归正传|(?:说|聊)?回?正事(?:儿)?|回到正题|说回正题)[，,：:]?\s*/;
+const LEADING_FILLER_ZH = /^((?:还有|另外|再(?:补充|加|说)?)一(?:个|条|点|件|项)(?:事儿?|规定|要求|规矩)?(?=\s*[，,：:])|(再|顺便)?(说|讲|提醒|强调|补充|记)(一下|一遍)(?:哈|啊|吧)?|另外|还有|对了|言归正传|(?:说|聊)?回?正事(?:儿)?|回到正题|说回正题)[，,：:]?\s*/;
 /**
  * Words that frame the telling rather than say anything: a greeting or heads-up in front, a
  * "just so you know" behind. Examples, in no case file: "Hey team, the staging VPN moved to port
@@ -421,6 +443,9 @@ function clean(sentence: string, t: RuleThresholds): string {
   // Fillers come in pairs too: "anyway fyi: …", "对了，另外…".
   let s = (businessAfterChatter(sentence, t) ?? correctionAfterPause(sentence, t) ?? sentence).replace(FRAMING_OPENER, "").replace(LEADING_FILLER, "").replace(LEADING_FILLER, "").replace(LEADING_FILLER_ZH, "").trim();
   s = s.replace(FRAMING_TAIL, (_m, en?: string, zh?: string) => en || zh || ".");
+  // A cheer after a statement is no part of it ("迁移下周完成，大家加油！" keeps "迁移下周完成。").
+  const cheer = CHEER_TAIL.exec(s);
+  if (cheer && cheer.index > 0) s = `${s.slice(0, cheer.index).replace(/[\s,，;；～~!！]+$/u, "")}${cjkRatio(s) >= t.chineseRatio ? "。" : "."}`;
   if (s.length > 0) s = s[0]!.toUpperCase() + s.slice(1);
   return s;
 }

@@ -6,7 +6,7 @@ import { contentTokens, contentTokenSet, diceOf, lexicalSimilarity, tokenDiffere
 import { chineseNumeral, withDigits } from "../text/numerals.js";
 import { cosine } from "../text/vector.js";
 import { isGenericSubject } from "./classify.js";
-import { announcesChange, isAdditive, correctsEarlier, holdsValue, keepsPartAsBefore, keysDiffer, modifiersDiffer, subjectNamesSlot, numberedAttribute, boundedAttribute, quantityAttribute, oldValues, progressFrame, responsibilityReading, sameLeadingThing, sameSlot, sharedOpening, slotTokens, taskLabel, taskLabelText, valueReplacedByPhrase, valueTokens, versionedSlot, versionsNamed, versionsOfTwoThings } from "./slot.js";
+import { announcesChange, isAdditive, correctsEarlier, holdsValue, keepsPartAsBefore, keysDiffer, modifiersDiffer, subjectNamesSlot, numberedAttribute, boundedAttribute, quantityAttribute, oldValues, progressFrame, responsibilityReading, sameLeadingThing, sameSlot, saysIncluded, sharedOpening, slotTokens, taskLabel, taskLabelText, valueReplacedByPhrase, valueTokens, versionedSlot, versionsNamed, versionsOfTwoThings } from "./slot.js";
 
 export interface Candidate {
   content: string;
@@ -284,7 +284,10 @@ function sameTaskAcrossLanguages(a: string, b: string, topicClose: boolean): boo
 /** The numbers of a progress report that are neither its count nor its total; an ordinal is a number ("第二章" is chapter 2). */
 function itemNumbers(text: string, total: string): string {
   const ordinals = text.replace(/第([零一二两三四五六七八九十百]+)/g, (_m, n: string) => `第${chineseNumeral(n) ?? n}`);
-  const rest = withDigits(ordinals).replace(/\d+\s*(?:\/|／|of|out of)\s*(?:the\s+)?\d+/gi, " ");
+  let rest = withDigits(ordinals).replace(/\d+\s*(?:\/|／|of|out of)\s*(?:the\s+)?\d+/gi, " ");
+  // A count in the unit of the total is the count however placed ("48 份总谱里扫了 10 份", "40 tables planned, 12 tables moved").
+  const unit = new RegExp(String.raw`(?<!\d)${total}\s*([\u4e00-\u9fff]|[a-z]+)`, "iu").exec(rest)?.[1];
+  if (unit) rest = rest.replace(new RegExp(String.raw`\d+\s*${unit}`, "giu"), " ");
   return (rest.match(/\d+/g) ?? []).filter((n) => n !== total).join(",");
 }
 
@@ -455,11 +458,34 @@ function sharesAttribute(a: string, b: string, thing: Set<string> = new Set(), o
   // ("报修小程序后端…" / "报修小程序目前支持…"); a change said in so many words may be of that phrase itself
   // ("客厅灯选的是 A" / "客厅灯最后定了 B").
   const other = slotTokens(b);
-  const opening = openingIsThing ? cjkOpening(a, b) : new Set<string>();
-  const shared = [...slotTokens(a)].some((t) => other.has(t) && !thing.has(t) && !opening.has(t) && !isGenericSubject(t) && !/^(we|team|用户|我们)$/.test(t));
+  // A thing that now supports, takes or offers something more gained it: what it is about is no attribute then either.
+  const opening = openingIsThing ? (hasCjk(a) ? cjkOpening(a, b) : saysIncluded(a) ? sharedSubject(a, b) : new Set<string>()) : new Set<string>();
+  const scope = sharedScope(a, b);
+  const shared = [...slotTokens(a)].some(
+    (t) => other.has(t) && !thing.has(t) && !opening.has(t) && !scope.has(t) && !isGenericSubject(t) && !/^(we|team|用户|我们)$/.test(t) && !HOW_OFTEN.has(t),
+  );
   // About the same thing, a value of the same kind is the same attribute however it is worded: a new clock time
   // for "trucks leave at 6:30 PM" ("pull out at 8:15"), a number in the same unit; a port is no timeout.
   return shared || ((thing.size > 0 || opening.size > 0) && [...valueKinds(a)].some((k) => valueKinds(b).has(k)));
+}
+
+/** How often something is done is no attribute of it: two standing rules both say "always". */
+const HOW_OFTEN = new Set(["always", "never", "usually", "often", "sometimes", "every", "each"].flatMap((w) => [w, ...contentTokens(w)]));
+
+/**
+ * The phrase two English statements both end with, after a preposition: where each applies, not what it
+ * says. Examples, in no case file: "always squash commits in the payments repo" / "from now on, tag every
+ * release in the payments repo"; "going forward, review migrations for the billing service" / "use UTC
+ * timestamps for the billing service".
+ */
+function sharedScope(a: string, b: string): Set<string> {
+  const tail = (text: string): string | null => /\b(?:in|for|to|on|at|across|within|inside|into)\s+((?:the\s+|our\s+|this\s+)?[\w-]+(?:\s+[\w-]+){0,3})\s*[.!]?\s*$/i.exec(text)?.[1] ?? null;
+  const ta = tail(a);
+  const tb = tail(b);
+  if (ta === null || tb === null || hasCjk(a) || hasCjk(b)) return new Set();
+  const wa = contentTokenSet(ta);
+  const wb = contentTokenSet(tb);
+  return wa.size > 0 && wa.size === wb.size && [...wa].every((t) => wb.has(t)) ? wa : new Set();
 }
 
 /**
@@ -485,6 +511,22 @@ function sharesOnlyTheThing(a: string, b: string): boolean {
   const names = new Set([...`${a} ${b}`.matchAll(/(?<=\s|^)\p{Lu}[\p{Ll}\d]+(?:[-'’][\p{L}\d]+)*/gu)].flatMap((m) => contentTokens(m[0])));
   const opening = cjkOpening(a, b);
   return shared.every((t) => names.has(t) || opening.has(t));
+}
+
+/**
+ * The words two English statements share in the phrase before their verb: the thing both are about, which
+ * a cue word ("now") does not make an attribute. Examples, in no case file: "the kiosk app now takes
+ * contactless cards" is no new value for "the Acme kiosk app is built with Flutter"; "our wiki now has a
+ * dark theme" none for "our wiki is hosted on Confluence".
+ */
+function sharedSubject(a: string, b: string): Set<string> {
+  const subject = (text: string): Set<string> => {
+    const m = /^\s*(?:the|our|my|this|that|their|its)?\s*((?:[\w.+#-]+\s+){0,5}?)(?=(?:is|are|was|were|has|have|had|will|would|can|could|should|must|now|also|still|just|no\s+longer|does|do|did)\b)/i.exec(text);
+    return m ? contentTokenSet(m[1] as string) : new Set<string>();
+  };
+  const sa = subject(a);
+  const sb = subject(b);
+  return new Set([...sa].filter((t) => sb.has(t)));
 }
 
 /** The words of what two Chinese statements both open with (two characters or more): the thing they are about. */

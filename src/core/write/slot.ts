@@ -1,6 +1,6 @@
 import { CJK_RUN, hasCjk } from "../text/cjk.js";
 import { withDigits } from "../text/numerals.js";
-import { contentTokens } from "../text/tokens.js";
+import { contentTokens, nameWords } from "../text/tokens.js";
 
 /**
  * A slot is the thing plus the attribute a statement gives a value for. Two statements share a
@@ -311,6 +311,11 @@ const INCLUSION = wordSet(
     "支持 接受 包括 包含 提供 覆盖 兼容 喜欢 爱 会 需要 去过",
 );
 
+/** The statement's verb is one of inclusion ("supports", "accepts", "支持"): what it names is one more of a set. */
+export function saysIncluded(text: string): boolean {
+  return [...slotTokens(text)].some((t) => INCLUSION.has(t));
+}
+
 /** Who a statement is about when that says nothing about which attribute it gives: the speaker, the team, the project. */
 const OWNER_WORDS = new Set(["user", "team", "project", "we", "用户", "我们", "团队", "项目"].flatMap((w) => [w, ...contentTokens(w)]));
 
@@ -320,6 +325,7 @@ const CHANGE_WORDS = new RegExp(CHANGE_VERB.source, "giu");
 export function slotTokens(text: string): Set<string> {
   const out = new Set<string>();
   for (const t of contentTokens(withoutSpeaker(text).replace(CHANGE_WORDS, " "))) if (!/^(now|new|current|currently|latest|update|updat|today)$/.test(t)) out.add(t);
+  for (const t of nameWords(text)) out.add(t);
   return out;
 }
 
@@ -334,11 +340,54 @@ export interface SlotMatch {
   onlyOld: string[];
 }
 
+const REASON = new RegExp(`${ASIDE.source}|^(?:方便|以便|好让|为了|to\\s+make\\s+(?:it|life)\\s+easier|in\\s+order\\s+to)`, "iu");
+
+/** The text without the clauses after its first that give a reason or a purpose, when `other` gives none. */
+function withoutReason(text: string, other: string): string {
+  if (clausesOf(other).slice(1).some((c) => REASON.test(c))) return text;
+  const clauses = text.split(/(?<=[,;，；])\s*/u);
+  const kept = clauses.filter((c, i) => i === 0 || !REASON.test(c.trim()));
+  return kept.length === clauses.length ? text : kept.join(" ").replace(/[,;，；]\s*$/u, "");
+}
+
+const BRACKETED = /[(（][^()（）]{1,80}[)）]/u;
+const BRACKETED_ALL = new RegExp(BRACKETED.source, "gu");
+
 /** What two statements share and what each says alone, in slot tokens. */
-function slotDiff(newer: string, older: string): SlotMatch {
+function slotDiff(newerText: string, olderText: string): SlotMatch {
+  // An aside in brackets said on one side only gives a reason or a note, not the attribute: "runs 95 minutes (a
+  // scene was cut)" / "runs 110 minutes". Examples, in no case file: "the pool closes at 9 (staff shortage)",
+  // "午休改到一点（食堂太挤）". Said on both sides, the brackets may hold the values ("(region fra)" / "(region ams)").
+  // So is a closing clause of reason or purpose ("…用英文写，方便外包同事看" / "…用中文写").
+  const newer = withoutReason(BRACKETED.test(olderText) ? newerText : newerText.replace(BRACKETED_ALL, " "), olderText);
+  const older = withoutReason(BRACKETED.test(newerText) ? olderText : olderText.replace(BRACKETED_ALL, " "), newerText);
   const a = slotTokens(newer);
   const b = slotTokens(older);
-  return { common: [...a].filter((t) => b.has(t)), onlyNew: [...a].filter((t) => !b.has(t)), onlyOld: [...b].filter((t) => !a.has(t)) };
+  // An owner said on one side only qualifies the same thing ("the lab's scheduler" / "the scheduler"); two owners are two things.
+  const ownerA = possessors(newer);
+  const ownerB = possessors(older);
+  const ownerOnly = (t: string, mine: Set<string>, theirs: Set<string>): boolean => mine.has(t) && theirs.size === 0;
+  return {
+    common: [...a].filter((t) => b.has(t)),
+    // A verb of use or having said on one side only ("使用 Go" / "目前用 Rust") is how it is said, not a value.
+    onlyNew: [...a].filter((t) => !b.has(t) && !ownerOnly(t, ownerA, ownerB) && !MANY_VALUED.has(t)),
+    onlyOld: [...b].filter((t) => !a.has(t) && !ownerOnly(t, ownerB, ownerA) && !MANY_VALUED.has(t)),
+  };
+}
+
+/**
+ * The verb's object is what differs: the word after it is one of them. When the object is shared and what
+ * differs comes later, the verb holds one thing and the difference is how it is done: "喜欢把周报写成表格" /
+ * "喜欢把周报写成长文", "likes the build logs in JSON" / "likes the build logs in plain text".
+ */
+function takesDiffering(text: string, differing: string[], verbs: Set<string>): boolean {
+  const tokens = contentTokens(text);
+  return tokens.some((t, i) => verbs.has(t) && differing.includes(tokens[i + 1] ?? ""));
+}
+
+/** The words of who owns something ("the lab's", "Dana’s"): a possessive's noun. */
+function possessors(text: string): Set<string> {
+  return new Set([...text.matchAll(/([\p{L}\p{N}-]+)['’]s\b/gu)].flatMap((m) => contentTokens(m[1] as string)));
 }
 
 /**
@@ -353,15 +402,27 @@ export function sameSlot(newer: string, older: string): SlotMatch | null {
   const attribute = common.filter((t) => !OWNER_WORDS.has(t) && !MANY_VALUED.has(t));
   if (attribute.length === 0 || common.length < 2) return null;
   // A second object of a verb of inclusion is one more member, unless what differs is a number.
-  if (common.some((t) => INCLUSION.has(t)) && ![...onlyNew, ...onlyOld].every((t) => /^\d+$/.test(t))) return null;
+  const takes = (verbs: Set<string>): boolean => common.some((t) => verbs.has(t)) && (takesDiffering(newer, onlyNew, verbs) || takesDiffering(older, onlyOld, verbs));
+  if (takes(INCLUSION) && ![...onlyNew, ...onlyOld].every((t) => /^\d+$/.test(t))) return null;
   const values = new Set([...valueTokens(newer), ...valueTokens(older)]);
   const allValues = [...onlyNew, ...onlyOld].every((t) => values.has(t));
   // A many-valued verb ("uses", "needs") holds several objects at once: only a swap of values is evidence of one slot.
-  const oneWordEach = onlyNew.length === 1 && onlyOld.length === 1 && !common.some((t) => MANY_VALUED.has(t));
-  const namedPlaces = !common.some((t) => MANY_VALUED.has(t)) && isValuePhrase(newer, onlyNew, values) && isValuePhrase(older, onlyOld, values);
+  const oneWordEach = wordsOfValue(newer, onlyNew) === 1 && wordsOfValue(older, onlyOld) === 1 && !takes(MANY_VALUED);
+  const namedPlaces = !takes(MANY_VALUED) && isValuePhrase(newer, onlyNew, values) && isValuePhrase(older, onlyOld, values);
   if (!(allValues || oneWordEach || namedPlaces)) return null;
   if (common.length < Math.max(onlyNew.length, onlyOld.length)) return null;
   return { common, onlyNew, onlyOld };
+}
+
+/**
+ * How many words differ, a count and the noun it counts being one. Examples, in no case file: "the
+ * linter indents with 4 spaces" / "the linter indents with tabs"; "the job retries 5 times" / "the job retries forever".
+ */
+function wordsOfValue(text: string, differing: string[]): number {
+  const words = (text.match(/[\p{L}\p{N}][\p{L}\p{N}._+#/-]*/gu) ?? []).map((w) => contentTokens(w)[0] ?? "");
+  let counted = 0;
+  for (const [i, w] of words.entries()) if (differing.includes(w) && /^\d+$/.test(words[i - 1] ?? "") && differing.includes(words[i - 1] as string)) counted++;
+  return differing.length - counted;
 }
 
 /**
@@ -448,7 +509,13 @@ export function progressFrame(written: string): { total: string; frame: Set<stri
     text.match(/(\d+)(?:\s+[\p{L}-]+){1,3}?,?\s+out of\s+(?:the\s+)?(?:same\s+|total\s+|whole\s+)?(\d+)/iu) ??
     text.match(new RegExp(String.raw`(\d+)\s*[${COUNTED}]?了?\s*[，,（(]?\s*(?:共|总共|一共)\s*(\d+)`, "u"));
   // Chinese puts the total first: "10 个类目迁完 7 个", "共 30 集剪完第 12 集".
-  const totalFirst = m ? null : text.match(new RegExp(String.raw`(\d+)\s*[${COUNTED}][^，。,]{0,16}?(\d+)\s*[${COUNTED}]`, "u"));
+  // Any measure word said after both numbers counts the same things: "300 卷里扫完了 45 卷", "60 棵树种了 18 棵".
+  // A unit of time or measure said twice is a span ("3 月到 5 月", "2 度到 8 度"), not a count of its total.
+  const sameWord = m ? null : text.match(/(\d+)\s*([\u4e00-\u9fff])[^，。,]{0,16}?(\d+)\s*\2/u);
+  const totalFirst = m
+    ? null
+    : (text.match(new RegExp(String.raw`(\d+)\s*[${COUNTED}][^，。,]{0,16}?(\d+)\s*[${COUNTED}]`, "u")) ??
+      (sameWord && !/[年月日号点时分秒天岁度元米克升]/u.test(sameWord[2] ?? "") ? [sameWord[0], sameWord[1] ?? "", sameWord[3] ?? ""] : null));
   // A count never exceeds its total: "第2章 12 关全部做完" is chapter 2's twelve levels, not 12 of 2.
   const zh = totalFirst && Number(totalFirst[2]) <= Number(totalFirst[1]) ? totalFirst : null;
   // The count that reached its total says "all N … done": "all 40 pallets are delivered", "24 间全部刷完".

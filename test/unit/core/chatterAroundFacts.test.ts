@@ -425,3 +425,35 @@ describe("how much the speaker has had so far today is the moment's (fresh16, fr
     }
   });
 });
+
+describe("cheers and one-more openers (fresh18)", () => {
+  for (const text of ["gg everyone, what a final round", "good game, that last push was unreal", "昨晚那场比赛太刺激了", "hi all, new quarter, let's go team!", "各位好～新版本大家冲鸭"]) {
+    it(`keeps nothing of: ${text}`, () => {
+      assert.deepEqual(extractRules(text, opts), [], JSON.stringify(extractRules(text, opts)));
+    });
+  }
+  it("a cheer after a statement goes, the statement stays", () => {
+    for (const [text, kept, gone] of [
+      ["The freezer audit finishes on Thursday, let's do this!", /Thursday/, /let's/i],
+      ["机房搬迁周六完成，大家加油！", /周六完成/, /加油/],
+    ] as const) {
+      const items = extractRules(text, opts);
+      assert.equal(items.length, 1, JSON.stringify(items));
+      assert.match(items[0]!.content, kept);
+      assert.doesNotMatch(items[0]!.content, gone);
+    }
+  });
+  it("'one more:' opens the item it announces and is no part of it", () => {
+    for (const [text, kept] of [
+      ["再补充一条：样品柜每晚 22 点上锁。", /^样品柜每晚 22 点上锁/],
+      ["One more thing: the loading dock closes at 17:00.", /^The loading dock closes at 17:00/],
+    ] as const) {
+      const items = extractRules(text, opts);
+      assert.equal(items.length, 1, JSON.stringify(items));
+      assert.match(items[0]!.content, kept);
+    }
+  });
+  it("a game that carries a fact is still a fact", () => {
+    assert.equal(extractRules("Good game night is every second Friday at the Dockside pub.", opts).length, 1);
+  });
+});
