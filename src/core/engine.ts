@@ -37,7 +37,7 @@ import type { Clock, Embedder, LlmClient, Logger, MemoryFilter, MemoryGroupCount
 import { noCacheCounts, recallKey, throughCache, type RecallCacheCounts } from "./recall/cached.js";
 import type { RecallReach, ScopeChange } from "./recall/reach.js";
 import { AccessTracker } from "./recall/access.js";
-import { recallMemories } from "./recall/recall.js";
+import { foundByWords, recallMemories } from "./recall/recall.js";
 import type { RecallResult } from "./recall/types.js";
 import type { CallOptions, MemoryApi, MemoryExplanation, MemoryLink, ProposalWithSources } from "./memoryApi.js";
 import { readAhead, readAheadStore } from "./recall/readAhead.js";
@@ -286,7 +286,7 @@ export class MemoryEngine implements MemoryApi {
     const key = cache ? recallKey(p, ctx.model.id, ctx.config) : null;
     let result: RecallResult;
     if (cache && key !== null) {
-      const answered = await throughCache(cache, scope, key, compute, this.state.cacheCounts, timer, ctx.logger);
+      const answered = await throughCache(cache, scope, key, compute, this.state.cacheCounts, timer, ctx.logger, () => foundByWords(ctx, p, scope));
       result = answered.result;
       // A cached answer was still read by its asker: its memories count as recalled, as a computed one's do.
       if (answered.cached && !result.usedFallback && result.memories.length > 0) access.touch(result.memories.map((m) => m.id), this.deps.clock.now());

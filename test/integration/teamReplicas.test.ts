@@ -8,7 +8,7 @@ import { TokenBucketLimiter } from "../../src/http/rateLimit.js";
 import { connectRedis } from "../../src/server/redis/connection.js";
 import { RedisRateLimiter } from "../../src/server/redis/rateLimiter.js";
 import { RedisScopeLeases } from "../../src/server/redis/leases.js";
-import { syntheticMemory } from "../../src/bench/synthetic.js";
+import { syntheticMemory, syntheticQuery } from "../../src/bench/synthetic.js";
 import { RedisRecallCache } from "../../src/server/redis/recallCache.js";
 import type { RecallReach } from "../../src/core/recall/reach.js";
 import { HindsightError } from "../../src/core/errors.js";
@@ -272,11 +272,25 @@ describe("integration: team replicas share Redis (real redis-server processes)",
       assert.deepEqual((await ask(b!)).json.memories.map((m: { id: string }) => m.id), first.json.memories.map((m: { id: string }) => m.id));
       assert.deepEqual(await cacheCounts(b!), [4, 0], "kept across a write that cannot reach it");
 
+      // A question whose words 45 of the memories hold, more than its full-text search asks for: a write sharing
+      // one common word of it, ranked by the store under everything the search found, keeps the answer.
+      const more = await Promise.all(Array.from({ length: 30 }, (_, i) => write(b!, { content: syntheticMemory(62 + i).content })));
+      assert.ok(more.every((r) => r.status === 201));
+      const busy = (r: ServeProcess) => http(r.url, "POST", "/api/v1/recall", { token: TOKEN, body: { query: syntheticQuery(0) } });
+      const busyFirst = await busy(a!);
+      assert.deepEqual((await busy(b!)).json.memories.map((m: { id: string }) => m.id), busyFirst.json.memories.map((m: { id: string }) => m.id));
+      assert.deepEqual(await cacheCounts(b!), [5, 0]);
+      // "deploy" and nothing else of the question, in a long memory far from it in meaning (under the weakest vector candidate).
+      const pie = await write(a!, { content: "Grandma always deploys an extra pinch of cinnamon and a spoon of brown sugar when she bakes her famous apple pie for the village fete." });
+      assert.equal(pie.status, 201, pie.text);
+      assert.deepEqual((await busy(b!)).json.memories.map((m: { id: string }) => m.id), busyFirst.json.memories.map((m: { id: string }) => m.id));
+      assert.deepEqual(await cacheCounts(b!), [6, 0], "the word searches asked again found nothing new");
+
       const moved = await write(a!, { content: "The nightly export moved from acme-exports to acme-archive.", replaces: [first.json.memories[0].id] });
       assert.equal(moved.status, 201, moved.text);
       const after = await ask(b!);
       assert.equal(after.json.memories[0]?.id, moved.json.id, "not the answer cached before the write");
-      assert.deepEqual(await cacheCounts(b!), [4, 1]);
+      assert.deepEqual(await cacheCounts(b!), [6, 1]);
     });
 
     it("kill -9 of a replica holding a project's lease: another replica decides that project's writes after the lease's time, and every acknowledged write is there once", async () => {

@@ -1,5 +1,5 @@
 import type { Logger, RecallCache } from "../ports.js";
-import { couldChange, type RecallReach } from "./reach.js";
+import { reachOf, wordsFindNothingNew, type RecallReach } from "./reach.js";
 import type { RecallParams } from "../model/inputs.js";
 import type { RecallResult } from "./types.js";
 
@@ -35,8 +35,10 @@ function configText(config: object): string {
 
 /**
  * A recall through the shared cache: the kept answer when no change to its scope since could have
- * reached it (reach.ts), else the answer computed now, kept for the next asker. A cache that fails is
- * passed by (the answer is computed, as without a cache): it is a shortcut, never a reason to fail a read.
+ * reached it (reach.ts), else the answer computed now, kept for the next asker. A change that shares
+ * only search terms with the question is judged by `searchWords`, the answer's word searches asked
+ * again (far cheaper than the answer: no embedding, no reading). A cache that fails is passed by (the
+ * answer is computed, as without a cache): it is a shortcut, never a reason to fail a read.
  */
 export async function throughCache(
   cache: RecallCache,
@@ -46,6 +48,7 @@ export async function throughCache(
   counts: RecallCacheCounts,
   timer: () => number,
   logger: Logger,
+  searchWords?: () => Promise<string[]>,
 ): Promise<{ result: RecallResult; cached: boolean }> {
   const started = timer();
   const looked = await cache.lookup(scope, key).catch((err: unknown) => {
@@ -54,7 +57,7 @@ export async function throughCache(
   });
   const kept = looked?.kept;
   const since = looked?.since;
-  if (looked && kept && since && !since.some((change) => couldChange(kept.reach, change))) {
+  if (looked && kept && since && (await stillAnswers(kept.reach, since.map((change) => reachOf(kept.reach, change)), searchWords, logger))) {
     counts.hits++;
     const mean = counts.misses > 0 ? counts.computedMs / counts.misses : 0;
     counts.savedMs += Math.max(0, mean - (timer() - started));
@@ -68,4 +71,16 @@ export async function throughCache(
   counts.computedMs += timer() - started;
   if (looked && reach) void cache.keep(looked.slot, { result, reach }).catch((err: unknown) => logger.debug("could not keep a recall answer", { error: String(err) }));
   return { result, cached: false };
+}
+
+/** No change reached the answer; one that shares only words did not bring the word searches anything new. */
+async function stillAnswers(reach: RecallReach, verdicts: Array<"yes" | "by words" | "no">, searchWords: (() => Promise<string[]>) | undefined, logger: Logger): Promise<boolean> {
+  if (verdicts.includes("yes")) return false;
+  if (!verdicts.includes("by words")) return true;
+  if (!searchWords) return false;
+  const now = await searchWords().catch((err: unknown) => {
+    logger.debug("could not ask the word searches again; computing the answer", { error: String(err) });
+    return null;
+  });
+  return now !== null && wordsFindNothingNew(reach, now);
 }

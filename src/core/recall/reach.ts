@@ -12,6 +12,10 @@ import { cosine } from "../text/vector.js";
  * - the query's vector and the similarity of the weakest vector candidate: a memory closer than that
  *   joins the vector candidates (`minCos` -1 when the search returned fewer than it asked for, so
  *   every memory would have joined). `vector` null: the query did not search by vector.
+ * - `found`: every memory the word searches (full text, names) returned, however they then ranked. A
+ *   memory sharing a term joins those searches only if it outranks one of them, which only the store
+ *   can tell (its BM25 reads how rare each word is across everything it holds): the searches are asked
+ *   again and the answer stands while they find nothing new. Null: not recorded, a shared term reaches it.
  * `open`: every change may change it (an answer read by time, or from raw turns, or with nothing).
  */
 export interface RecallReach {
@@ -20,6 +24,7 @@ export interface RecallReach {
   terms: string[];
   vector: Float32Array | null;
   minCos: number;
+  found?: string[] | null;
 }
 
 /** A memory a change stored or rewrote, as the searches would find it. */
@@ -51,18 +56,30 @@ export function queryTerms(tokens: ReadonlySet<string>, named: readonly string[]
 const COSINE_SLACK = 1e-4;
 
 /**
- * Whether `change` may have changed an answer of `reach`: it touched a memory the answer read, or
- * stored one the answer's searches would now find. Conservative: a change this cannot judge reaches it.
+ * Whether `change` may have changed an answer of `reach`: "yes" when it touched a memory the answer read or its searches found,
+ * stored one closer to the query than its weakest vector candidate, or is not described; "by words" when
+ * all it shares with the question are search terms (the word searches, asked again, tell: wordsFindNothingNew);
+ * "no" when it cannot reach the answer at all.
  */
-export function couldChange(reach: RecallReach, change: ScopeChange | null): boolean {
-  if (change === null || reach.open) return true;
-  const read = new Set(reach.ids);
+export function reachOf(reach: RecallReach, change: ScopeChange | null): "yes" | "by words" | "no" {
+  if (change === null || reach.open) return "yes";
+  // A memory the word searches found but the answer did not read (past the candidates kept, or not valid then) may
+  // read otherwise once changed: asking the searches again would find it again and not tell.
+  const read = new Set([...reach.ids, ...(reach.found ?? [])]);
   const terms = new Set(reach.terms);
+  let byWords = false;
   for (const m of change.memories) {
-    if (read.has(m.id)) return true;
-    if (m.terms.some((t) => terms.has(t))) return true;
+    if (read.has(m.id)) return "yes";
     // The store's similarity and this one round differently: a hair below the weakest candidate counts as joining.
-    if (reach.vector !== null && cosine(reach.vector, m.vector) >= reach.minCos - COSINE_SLACK) return true;
+    if (reach.vector !== null && cosine(reach.vector, m.vector) >= reach.minCos - COSINE_SLACK) return "yes";
+    if (m.terms.some((t) => terms.has(t))) byWords = true;
   }
-  return false;
+  if (byWords && !reach.found) return "yes";
+  return byWords ? "by words" : "no";
+}
+
+/** Whether the word searches asked again found only memories they found when the answer was computed. */
+export function wordsFindNothingNew(reach: RecallReach, foundNow: readonly string[]): boolean {
+  const before = new Set(reach.found ?? []);
+  return reach.found !== null && reach.found !== undefined && foundNow.every((id) => before.has(id));
 }

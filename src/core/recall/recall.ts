@@ -109,6 +109,35 @@ export async function recallMemories(
   return { query: params.query, scope, memories, conflicts, usedFallback: false, text: formatRecall(memories, conflicts, false) };
 }
 
+/**
+ * What a question searches: its scope, types and layers (`filter`), and with replaced memories followed,
+ * the same over active and replaced ones (`searched`, `widen` more hits): each store query has a fixed
+ * cost (LanceDB ~3-5 ms however small the table), so two more queries per retriever were a third of recall.
+ */
+function filtersOf(ctx: EngineContext, params: RecallParams, scope: string): { filter: MemoryFilter; searched: MemoryFilter; widen: number } {
+  const filter: MemoryFilter = { scope, statuses: ["active"] };
+  if (params.types) filter.types = params.types;
+  if (params.layers) filter.layers = params.layers;
+  const lineage = ctx.config.recall.followReplacements;
+  return { filter, searched: lineage ? { ...filter, statuses: ["active", "superseded"] } : filter, widen: lineage ? REPLACED_CANDIDATES : 0 };
+}
+
+/**
+ * The question's word searches (full text, names) asked again as recallQuestion asks them: the memories
+ * they return now. A cached answer stands against a change that shares only words with it while these
+ * find nothing they did not find then (reach.ts).
+ */
+export async function foundByWords(ctx: EngineContext, params: RecallParams, scope: string): Promise<string[]> {
+  const sources = ctx.config.recall.candidateSources;
+  const { filter, searched, widen } = filtersOf(ctx, params, scope);
+  const named = sources.includes("entity") ? entitiesIn(params.query) : [];
+  const [text, names] = await Promise.all([
+    sources.includes("fullText") ? ctx.store.searchMemoriesByText(params.query, searched, ctx.config.recall.textCandidates + widen) : [],
+    named.length > 0 ? ctx.store.searchMemoriesByEntities(named, filter, ctx.config.recall.entityCandidates) : [],
+  ]);
+  return [...text, ...names].map((h) => h.record.id);
+}
+
 async function recallQuestion(
   ctx: EngineContext,
   params: RecallParams,
@@ -123,22 +152,15 @@ async function recallQuestion(
   if (asked) ctx.reranker?.prepare?.(params.query);
   const q = queryFeatures(params.query, await embedOne(ctx, params.query, "query"), thresholdsOf(ctx));
   // Validity is read on the hits (model/lastKnown.ts): a task's last known state answers after its working lifetime.
-  const filter: MemoryFilter = { scope, statuses: ["active"] };
   const taskTtlMs = taskLifetimeMs(ctx.config);
   const held = (hits: Array<Hit<MemoryRecord>>): Array<Hit<MemoryRecord>> => hits.filter((h) => stillHeld(h.record, now, taskTtlMs));
-  if (params.types) filter.types = params.types;
-  if (params.layers) filter.layers = params.layers;
+  const { filter, searched, widen } = filtersOf(ctx, params, scope);
 
   const sources = ctx.config.recall.candidateSources;
   const byVectorIn = (f: MemoryFilter, n: number): Promise<Array<Hit<MemoryRecord>>> =>
     q.cjk || !sources.includes("vector") ? Promise.resolve([]) : ctx.store.searchMemoriesByVector(q.vector, f, n);
   const byTextIn = (f: MemoryFilter, n: number): Promise<Array<Hit<MemoryRecord>>> =>
     sources.includes("fullText") ? ctx.store.searchMemoriesByText(params.query, f, n) : Promise.resolve([]);
-  const lineage = ctx.config.recall.followReplacements;
-  // Replaced memories come from the same searches as the active ones: each store query has a fixed
-  // cost (LanceDB ~3-5 ms however small the table), so two more queries per retriever were a third of recall.
-  const searched: MemoryFilter = lineage ? { ...filter, statuses: ["active", "superseded"] } : filter;
-  const widen = lineage ? REPLACED_CANDIDATES : 0;
   // The temporal and entity retrievers add candidates the query's vector and words rank too low.
   const askedSpan = sources.includes("temporal") ? askedTime(params.query, now) : null;
   const named = sources.includes("entity") ? entitiesIn(params.query) : [];
@@ -147,6 +169,12 @@ async function recallQuestion(
   const vectorAsked = ctx.config.recall.vectorCandidates + widen;
   // The weakest vector candidate before validity is read: a new memory closer than it would join the search's hits.
   let vectorBar = q.cjk || !sources.includes("vector") ? null : -1;
+  // Everything the word searches returned, before validity is read: what a cache asks them again against.
+  const found: string[] = [];
+  const foundBy = (hits: Array<Hit<MemoryRecord>>): Array<Hit<MemoryRecord>> => {
+    found.push(...hits.map((h) => h.record.id));
+    return hits;
+  };
   const [vectorHits, textHits, byTimeVector, byTimeText, byEntity] = await Promise.all([
     byVectorIn(searched, vectorAsked)
       .then((hits) => {
@@ -154,10 +182,10 @@ async function recallQuestion(
         return hits;
       })
       .then(held),
-    byTextIn(searched, ctx.config.recall.textCandidates + widen).then(held),
+    byTextIn(searched, ctx.config.recall.textCandidates + widen).then(foundBy).then(held),
     around ? byVectorIn(around, ctx.config.recall.temporalCandidates).then(held) : none,
     around ? byTextIn(around, ctx.config.recall.temporalCandidates).then(held) : none,
-    named.length > 0 ? ctx.store.searchMemoriesByEntities(named, filter, ctx.config.recall.entityCandidates).then(held) : none,
+    named.length > 0 ? ctx.store.searchMemoriesByEntities(named, filter, ctx.config.recall.entityCandidates).then(foundBy).then(held) : none,
   ]);
   const [byVector, oldByVector] = byStatus(vectorHits, ctx.config.recall.vectorCandidates);
   const [byText, oldByText] = byStatus(textHits, ctx.config.recall.textCandidates);
@@ -217,6 +245,7 @@ async function recallQuestion(
     terms: queryTerms(q.tokens, named),
     vector: vectorBar === null ? null : q.vector,
     minCos: vectorBar ?? 1,
+    found: [...new Set(found)],
   });
   return { query: params.query, scope, memories: result, conflicts, usedFallback, text: formatRecall(result, conflicts, usedFallback) };
 }

@@ -82,9 +82,30 @@ function carriesHardValue(s: string): boolean {
   return /\d|[A-Za-z]+[_./-][A-Za-z0-9]/.test(s);
 }
 
+/** A laugh, an emoji or a tilde after the last word: how a sentence was said, not what it says. */
+const TRAILING_MOOD = new RegExp(String.raw`(?:[\s,，.。!！~～…]*(?:${"(?:ha(?:ha)+|he(?:he)+|lol|lmao|哈+|呵+|嘿+)"}|\p{Extended_Pictographic}|\u200d|\ufe0f))+[\s.。!！~～…]*$`, "iu");
+
+/** A question's end: a question mark, a Chinese question particle, or a question word left last ("…下得咋样", "晚饭吃啥"). */
+const QUESTION_END = /[?？]\s*$|(?:吗|呢|么|咋样|怎么样|如何|啥|几点|哪儿|哪里)[。.]?$/;
+
+/** A proposal answering the question before it: "…，要不叫个外卖", "…, how about the noodle bar". */
+const PROPOSAL = /^(?:要不要?|不如|how about|what about|why don'?t we|shall we)\b|^(?:要不要?|不如)/iu;
+
+/**
+ * A sentence that asks: its end is a question once a laugh or an emoji after it is set aside, or it opens
+ * with a question and goes on only to propose answers. Examples, in no case file: "周末去哪儿玩呢哈哈",
+ * "下午茶喝点啥，不如点奶茶 😄".
+ */
+function asks(s: string): boolean {
+  const bare = s.replace(TRAILING_MOOD, "").trim();
+  if (QUESTION_END.test(bare)) return true;
+  const clauses = bare.split(/[,，;；]\s*/u).filter((c) => c.length > 0);
+  return clauses.length > 1 && QUESTION_END.test(clauses[0] as string) && clauses.slice(1).every((c) => PROPOSAL.test(c)) && !carriesHardValue(bare);
+}
+
 /** Named gate rules: a sentence matching one is not worth remembering. */
 export const DROP_RULES: Array<{ name: string; test: (s: string, t: RuleThresholds) => boolean }> = [
-  { name: "question", test: (s) => /[?？]\s*$/.test(s) || /(吗|呢|么)[。.]?$/.test(s) },
+  { name: "question", test: (s) => asks(s) },
   {
     name: "greeting or thanks",
     test: (s, t) =>
@@ -111,8 +132,8 @@ export const DROP_RULES: Array<{ name: string; test: (s: string, t: RuleThreshol
           /(新年|节日|生日|周末|中秋|春节|元旦|国庆)快乐|祝.{0,10}(顺利|快乐|好运|成功)|新春大吉/.test(s))) ||
       // A hope for the listeners' wellbeing is a courtesy: "hope the move went smoothly for you all", "希望大家假期都玩得尽兴".
       // It names them and how they feel or fare; a hope about the work ("we hope to ship by May") is a plan.
-      (/^(?:i\s+)?hope\s+(?:you|everyone|everybody|y'?all|all\s+of\s+you|the\s+team|your|ur)(?:'s|'re|\s+all)?\b/i.test(s) &&
-        /\b(?:good|great|nice|restful|relaxing|lovely|better|fun|enjoy(?:ed|ing)?|well|safe|smooth(?:ly)?|calmer|easier|feel(?:ing)?|rest(?:ed)?|recover(?:ed|ing)?)\b/i.test(s)) ||
+      (/^(?:i\s+)?hope\s+(?:you|u|everyone|everybody|y'?all|all\s+of\s+you|the\s+team|your|ur)(?:'s|'re|\s+all)?\b/i.test(s) &&
+        /\b(?:good|great|nice|restful|relaxing|lovely|better|fun|enjoy(?:ed|ing)?|well|safe|smooth(?:ly)?|calmer|easier|feel(?:ing)?|rest(?:ed)?|recover(?:ed|ing)?|survived?|made\s+it|got\s+(?:through|home|back)|slept)\b/i.test(s)) ||
       /^(?:我)?希望(?:大家|你们|你|各位|您)[^。！？]{0,12}(?:开心|愉快|顺利|快乐|好运|健康|尽兴|平安|轻松|休息好|过得)/.test(s),
   },
   {

@@ -6,7 +6,7 @@ import { contentTokens, contentTokenSet, diceOf, lexicalSimilarity, tokenDiffere
 import { chineseNumeral, withDigits } from "../text/numerals.js";
 import { cosine } from "../text/vector.js";
 import { isGenericSubject } from "./classify.js";
-import { announcesChange, isAdditive, correctsEarlier, holdsValue, keepsPartAsBefore, keysDiffer, modifiersDiffer, subjectNamesSlot, numberedAttribute, boundedAttribute, quantityAttribute, oldValues, progressFrame, responsibilityReading, sameLeadingThing, sameSlot, saysIncluded, sharedOpening, slotTokens, taskLabel, taskLabelText, valueReplacedByPhrase, valueTokens, versionedSlot, versionsNamed, versionsOfTwoThings } from "./slot.js";
+import { announcesChange, labelThing, isAdditive, correctsEarlier, holdsValue, keepsPartAsBefore, keysDiffer, modifiersDiffer, subjectNamesSlot, numberedAttribute, boundedAttribute, quantityAttribute, oldValues, progressFrame, responsibilityReading, sameLeadingThing, sameSlot, saysIncluded, sharedOpening, slotTokens, taskLabel, taskLabelText, valueReplacedByPhrase, valueTokens, versionedSlot, versionsNamed, versionsOfTwoThings } from "./slot.js";
 
 export interface Candidate {
   content: string;
@@ -214,6 +214,11 @@ export function sameTask(a: string, b: string, frameSimilarity: number, topicClo
   const lb = taskLabel(b);
   if (la && lb && partsDiffer(a, b)) return false;
   if ((la && la.every((t) => tb.has(t))) || (lb && lb.every((t) => ta.has(t)))) return true;
+  // A label that ends in a verb of state names its thing and how it stands; against a label with no such verb
+  // ("Checkout redesign milestone: 3 of 4" / "Checkout redesign rolled back: …") its thing is the task. Two such
+  // verbs ("Photos uploaded: …" / "Photos tagged: …") name two tasks.
+  const [sa, sb] = [labelThing(a), labelThing(b)];
+  if ((sa && !sb && la && lb && sa.every((t) => lb.includes(t))) || (sb && !sa && la && lb && sb.every((t) => la.includes(t)))) return true;
   if (la && lb && !labelsDiffer(a, b)) return true;
   // Two status lines labelled with two different tasks are two tasks, however alike the rest ("Frontend tests: 40 of 50" / "Backend tests: 30 of 50").
   // Across languages labels share no word: close in meaning, with the same numbers in the label and the same total, they
@@ -459,7 +464,7 @@ function sharesAttribute(a: string, b: string, thing: Set<string> = new Set(), o
   // ("客厅灯选的是 A" / "客厅灯最后定了 B").
   const other = slotTokens(b);
   // A thing that now supports, takes or offers something more gained it: what it is about is no attribute then either.
-  const opening = openingIsThing ? (hasCjk(a) ? cjkOpening(a, b) : saysIncluded(a) ? sharedSubject(a, b) : new Set<string>()) : new Set<string>();
+  const opening = openingIsThing && (hasCjk(a) || saysIncluded(a)) ? sharedThing(a, b) : new Set<string>();
   const scope = sharedScope(a, b);
   const shared = [...slotTokens(a)].some(
     (t) => other.has(t) && !thing.has(t) && !opening.has(t) && !scope.has(t) && !isGenericSubject(t) && !/^(we|team|用户|我们)$/.test(t) && !HOW_OFTEN.has(t),
@@ -509,17 +514,20 @@ function sharesOnlyTheThing(a: string, b: string): boolean {
   const shared = [...slotTokens(a)].filter((t) => other.has(t));
   if (shared.length === 0) return false;
   const names = new Set([...`${a} ${b}`.matchAll(/(?<=\s|^)\p{Lu}[\p{Ll}\d]+(?:[-'’][\p{L}\d]+)*/gu)].flatMap((m) => contentTokens(m[0])));
-  const opening = cjkOpening(a, b);
+  // English names its thing with a capital; Chinese, which has none, by the phrase both open with.
+  const opening = hasCjk(a) ? sharedThing(a, b) : new Set<string>();
   return shared.every((t) => names.has(t) || opening.has(t));
 }
 
 /**
- * The words two English statements share in the phrase before their verb: the thing both are about, which
- * a cue word ("now") does not make an attribute. Examples, in no case file: "the kiosk app now takes
- * contactless cards" is no new value for "the Acme kiosk app is built with Flutter"; "our wiki now has a
- * dark theme" none for "our wiki is hosted on Confluence".
+ * The words of what two statements both open with, before their verb: the thing both are about, which a cue
+ * word ("now", "目前") does not make an attribute. Chinese runs words together, so there it is the shared
+ * opening of two characters or more. Examples, in no case file: "the kiosk app now takes contactless cards"
+ * is no new value for "the Acme kiosk app is built with Flutter"; "报销系统目前支持电子发票" none for
+ * "报销系统部署在内网".
  */
-function sharedSubject(a: string, b: string): Set<string> {
+function sharedThing(a: string, b: string): Set<string> {
+  if (hasCjk(a)) return sharedOpening(a, b);
   const subject = (text: string): Set<string> => {
     const m = /^\s*(?:the|our|my|this|that|their|its)?\s*((?:[\w.+#-]+\s+){0,5}?)(?=(?:is|are|was|were|has|have|had|will|would|can|could|should|must|now|also|still|just|no\s+longer|does|do|did)\b)/i.exec(text);
     return m ? contentTokenSet(m[1] as string) : new Set<string>();
@@ -527,11 +535,6 @@ function sharedSubject(a: string, b: string): Set<string> {
   const sa = subject(a);
   const sb = subject(b);
   return new Set([...sa].filter((t) => sb.has(t)));
-}
-
-/** The words of what two Chinese statements both open with (two characters or more): the thing they are about. */
-function cjkOpening(a: string, b: string): Set<string> {
-  return hasCjk(a) ? sharedOpening(a, b) : new Set<string>();
 }
 
 /**

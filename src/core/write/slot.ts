@@ -15,10 +15,11 @@ import { contentTokens, nameWords } from "../text/tokens.js";
  * says something got done ("完成 3 个", "达成 2 项"), nor the end of a range after a time ("两点到五点", "9号到12号"); a choice
  * said to be settled, then its value ("场地定了，是…", "the caterer is confirmed: …"); "switch" except where it operates a
  * device ("switch them off"); a Chinese verb of change before 的 modifies a noun ("升级的窗口"); "went" only where it chooses or moves a value
- * ("went with Option B", "rent went up", "the refund went through."), not where someone went somewhere.
+ * ("went with Option B", "rent went up", "the refund went through."), not where someone went somewhere. A return
+ * to an earlier value is a change too: "the quota was reverted to 50 GB", "运费又恢复成满 99 包邮".
  */
 const CHANGE_VERB =
-  /(?![完达组形构])(?!(?<=[\d一二两三四五六七八九十]\s*)[点时号日月])[\u4e00-\u9fff](?:到|成)了?\s*(?=\d|(?:早上|上午|中午|下午|晚上|凌晨)?[一二两三四五六七八九十百千万]+(?:点|个|天|分钟|小时|元|块|人|%))|\b(switch(ed|es|ing)?(?!\s+(?:[\w'’-]+\s+){0,2}?(?:on|off)(?![\w-]))|mov(ed|ing)|migrat(ed|ing)|chang(ed|ing)|replac(ed|ing)|swapp?(ed|ing)?|upgrad(ed|ing)|downgrad(ed|ing)|convert(ed|ing)|renam(ed|ing)|port(ed|ing)|transition(ed|ing)|bump(s|ed|ing)?|updat(ed|ing)\s+to(?=\s+(?:[\w.-]*\d|v\d|version|firmware|release|build))|went\s+(?:with|for|from|up|down|over to|back to|through(?=\s*(?:[,.;!?]|$))))\b|\b(?:ended\s+up\s+(?:with|going\s+with|choosing|picking|using|on)|settled\s+on|opted\s+for)\b|(?:最后|最终|终于)(?:还是)?(?:决定|定|选|敲定|拍板|确认|确定)|(?:定|定下来|确定|敲定|拍板|落实)了[，,：:]\s*(?:是|由|选了?|就是)?|\b(?:is|are|has\s+been|have\s+been|got|was)\s+(?:now\s+)?(?:settled|decided|confirmed|locked\s+in|finali[sz]ed)\s*[:—–]\s*(?=\S)|(?<![不没别])换[\u4e00-\u9fff]{1,2}了|换成|改成|改为|改用|换了|换到|(?:切换|迁移|升级|降级|替换|取代|替代)(?!的)|改到|转到|挪到|(?:调整|变更|更改|修改|下调|上调)(?:为|成|到)/i;
+  /(?![完达组形构])(?!(?<=[\d一二两三四五六七八九十]\s*)[点时号日月])[\u4e00-\u9fff](?:到|成)了?\s*(?=\d|(?:早上|上午|中午|下午|晚上|凌晨)?[一二两三四五六七八九十百千万]+(?:点|个|天|分钟|小时|元|块|人|%))|\b(switch(ed|es|ing)?(?!\s+(?:[\w'’-]+\s+){0,2}?(?:on|off)(?![\w-]))|mov(ed|ing)|migrat(ed|ing)|chang(ed|ing)|replac(ed|ing)|swapp?(ed|ing)?|upgrad(ed|ing)|downgrad(ed|ing)|convert(ed|ing)|revert(ed|ing)?\s+to|roll(ed|ing)?\s+back\s+to|renam(ed|ing)|port(ed|ing)|transition(ed|ing)|bump(s|ed|ing)?|updat(ed|ing)\s+to(?=\s+(?:[\w.-]*\d|v\d|version|firmware|release|build))|went\s+(?:with|for|from|up|down|over to|back to|through(?=\s*(?:[,.;!?]|$))))\b|\b(?:ended\s+up\s+(?:with|going\s+with|choosing|picking|using|on)|settled\s+on|opted\s+for)\b|(?:最后|最终|终于)(?:还是)?(?:决定|定|选|敲定|拍板|确认|确定)|(?:定|定下来|确定|敲定|拍板|落实)了[，,：:]\s*(?:是|由|选了?|就是)?|\b(?:is|are|has\s+been|have\s+been|got|was)\s+(?:now\s+)?(?:settled|decided|confirmed|locked\s+in|finali[sz]ed)\s*[:—–]\s*(?=\S)|(?<![不没别])换[\u4e00-\u9fff]{1,2}了|换成|改成|改为|改用|换了|改回|换回|恢复(?:成|为|到)|回滚(?:到|至)|回退(?:到|至)|换到|(?:切换|迁移|升级|降级|替换|取代|替代)(?!的)|改到|转到|挪到|(?:调整|变更|更改|修改|下调|上调)(?:为|成|到)/i;
 
 /** Words that put a statement next to earlier ones rather than in their place. */
 // "too" adds only where it closes its clause, maybe before a time word ("the mobile app reads it too.", "Lisbon has one too
@@ -76,8 +77,17 @@ export function clausesOf(text: string): string[] {
     .filter((c) => c.length > 0);
 }
 
+/**
+ * The words that open a clause saying why or what follows rather than what is: a consequence, a reason or an
+ * aside ("…, so reviews go faster", "…，省得每次都手动改"), and a purpose ("…, in order to cut cold starts",
+ * "…，以便夜里自动重试"). One list: the additive reading ignores the first kind, the slot reading both.
+ */
+const ASIDE_OPENERS = ["so", "because", "since", "which", "meaning", "that way", "so that", "as a result", "所以", "因为", "这样", "于是", "免得", "省得", "结果"];
+const PURPOSE_OPENERS = ["方便", "以便", "好让", "为了", "to make it easier", "to make life easier", "in order to"];
+const openerPattern = (words: readonly string[]): RegExp =>
+  new RegExp(`^(?:${words.map((w) => w.replace(/\s+/g, "\\s+")).join("|")})(?![a-z])`, "iu");
 /** A clause that gives a consequence, a reason or an aside: "so …", "because …", "所以…", "这样…". */
-const ASIDE = /^(?:so|because|since|which|meaning|that way|so that|as a result|所以|因为|这样|于是|免得|省得|结果)\b|^(?:所以|因为|这样|于是|免得|省得|结果)/iu;
+const ASIDE = openerPattern(ASIDE_OPENERS);
 
 /**
  * Something said to be available is one more of what is on offer, not the only one: "a Cantonese interpreter is
@@ -340,7 +350,8 @@ export interface SlotMatch {
   onlyOld: string[];
 }
 
-const REASON = new RegExp(`${ASIDE.source}|^(?:方便|以便|好让|为了|to\\s+make\\s+(?:it|life)\\s+easier|in\\s+order\\s+to)`, "iu");
+/** A clause that gives a reason or a purpose. */
+const REASON = openerPattern([...ASIDE_OPENERS, ...PURPOSE_OPENERS]);
 
 /** The text without the clauses after its first that give a reason or a purpose, when `other` gives none. */
 function withoutReason(text: string, other: string): string {
@@ -409,9 +420,48 @@ export function sameSlot(newer: string, older: string): SlotMatch | null {
   // A many-valued verb ("uses", "needs") holds several objects at once: only a swap of values is evidence of one slot.
   const oneWordEach = wordsOfValue(newer, onlyNew) === 1 && wordsOfValue(older, onlyOld) === 1 && !takes(MANY_VALUED);
   const namedPlaces = !takes(MANY_VALUED) && isValuePhrase(newer, onlyNew, values) && isValuePhrase(older, onlyOld, values);
+  // The same frame up to the copula says which attribute, however long the values that follow it.
+  if (sameFrame(newer, older)) return { common, onlyNew, onlyOld };
   if (!(allValues || oneWordEach || namedPlaces)) return null;
   if (common.length < Math.max(onlyNew.length, onlyOld.length)) return null;
   return { common, onlyNew, onlyOld };
+}
+
+const COPULA = /\s*(?:是|为)\s*|\s+(?:is|are|was|were)\s+/iu;
+const OWNED_NOUN = /的|['’]s\b|\b(?:of|for)\b/iu;
+const PREDICATE_COMPLEMENT = /^(?:\w+ed|\w+en|in|on|at|by|with|from|to|under|being|not)\b|的[。.\s]*$|^(?:用|由|在|从|被|给|不|没)/iu;
+
+/** A noun before the copula that names one of many: "one of the rules is …", "其中一条规则是…" hold no single value. */
+const ONE_OF_MANY = /\b(?:one|some|another)\s+of\b|\b(?:a|an|another)\s+\w+\s*$|\b(?:rules?|requirements?|examples?|options?|tips?|notes?|reasons?)\s*$|之一|其中|一(?:个|条|项|种)|(?:规则|要求|原则|约定|例子|选项|原因|注意事项)\s*$/iu;
+
+/**
+ * The same statement up to its copula, then another complement: "A 的 B 是 C" / "A 的 B 是 D". What stands
+ * before the copula names the attribute; what follows it in the first clause is its value, however many
+ * words that takes, and a later clause only comments on it. Examples, in no case file: "门诊挂号系统的短信通道是
+ * 运营商直连" / "门诊挂号系统的短信通道是第三方聚合平台，到达率更高"; "the fallback for declined card payments is
+ * a manual invoice" / "the fallback for declined card payments is a bank transfer link". The older statement
+ * says nothing else, so replacing it loses nothing but its value; a complement that keeps the old value
+ * ("C 和 D") adds to it.
+ */
+function sameFrame(newer: string, older: string): boolean {
+  if (clausesOf(older).length !== 1) return false;
+  const split = (text: string): [string, string] | null => {
+    const clause = (clausesOf(text)[0] ?? "").trim();
+    const m = COPULA.exec(clause);
+    return m && m.index > 0 ? [clause.slice(0, m.index), clause.slice(m.index + m[0].length)] : null;
+  };
+  const n = split(newer);
+  const o = split(older);
+  if (!n || !o || ONE_OF_MANY.test(n[0]) || ONE_OF_MANY.test(o[0])) return false;
+  // The attribute is a noun owned by the thing ("A 的 B", "A's B", "the B of A"); after a bare thing the predicate
+  // names the attribute ("billing-worker is written in Go" / "… is owned by the Ledger team"), and so does a
+  // "是…的" ("网关是用 Go 写的" / "网关是部署在 k8s 上的").
+  if (!OWNED_NOUN.test(o[0]) || PREDICATE_COMPLEMENT.test(n[1]) || PREDICATE_COMPLEMENT.test(o[1])) return false;
+  const [pn, po] = [slotTokens(n[0]), slotTokens(o[0])];
+  const attribute = [...pn].filter((t) => !OWNER_WORDS.has(t));
+  if (attribute.length < 2 || pn.size !== po.size || ![...pn].every((t) => po.has(t))) return false;
+  const [vn, vo] = [slotTokens(n[1]), slotTokens(o[1])];
+  return vn.size > 0 && vo.size > 0 && [...vo].every((t) => !vn.has(t));
 }
 
 /**
@@ -490,6 +540,23 @@ export function taskLabel(text: string): string[] | null {
   const label = taskLabelText(text);
   if (label === null) return null;
   const tokens = contentTokens(label).filter((t) => !GENERIC_LABEL.test(t));
+  return tokens.length > 0 ? tokens : null;
+}
+
+/** A verb of state closing a label: "… rolled back", "… is paused", "… shipped". */
+const STATE_AT_END = /\s+(?:(?:is|are|was|were|got|now|has\s+been)\s+)?(?:[a-z]{3,}(?<!e)ed|done|gone|live|on\s+hold|undone)(?:\s+(?:back|out|off|up|down|over|again))?$/i;
+
+/**
+ * The thing a label names when it ends in a verb of state, which says how that thing stands, not which task:
+ * "Checkout redesign rolled back: …" is about "checkout redesign". Null when the label ends in no such verb.
+ * Examples, in no case file: "Night-shift rota paused: …", "Mobile onboarding flow shipped: …".
+ */
+export function labelThing(text: string): string[] | null {
+  const label = taskLabelText(text);
+  if (label === null || hasCjk(label)) return null;
+  const m = STATE_AT_END.exec(label);
+  if (!m || m.index === 0) return null;
+  const tokens = contentTokens(label.slice(0, m.index)).filter((t) => !GENERIC_LABEL.test(t));
   return tokens.length > 0 ? tokens : null;
 }
 

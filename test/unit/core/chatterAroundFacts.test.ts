@@ -457,3 +457,20 @@ describe("cheers and one-more openers (fresh18)", () => {
     assert.equal(extractRules("Good game night is every second Friday at the Dockside pub.", opts).length, 1);
   });
 });
+
+describe("questions ended by a laugh or an emoji, and wishes for how the listener fared (fresh19)", () => {
+  for (const text of ["周末去哪儿玩呢哈哈", "下午茶喝点啥，不如点奶茶 😄", "大家这次团建玩得咋样 😂", "Hope you all made it home before the snowstorm.", "hope u survived the quarter-end crunch lol"]) {
+    it(`keeps nothing of: ${text}`, () => {
+      assert.deepEqual(extractRules(text, opts), [], JSON.stringify(extractRules(text, opts)));
+    });
+  }
+  it("a statement with a question word inside it, or a value after the question, is kept", () => {
+    for (const text of ["告警阈值是多少由 SRE 团队定。", "发票抬头写啥都行，财务说了算。", "We hope to survive the audit by keeping the access logs for 400 days."]) {
+      assert.equal(extractRules(text, opts).length, 1, text);
+    }
+    const items = extractRules("Hope you made it back ok. The loading dock closes at 17:30 from Monday.", opts);
+    assert.equal(items.length, 1, JSON.stringify(items));
+    assert.match(items[0]!.content, /17:30/);
+    assert.doesNotMatch(items[0]!.content, /made it back/);
+  });
+});

@@ -365,6 +365,18 @@ describe("engine with a shared recall cache (a Map-backed fake; the Redis one is
     return { cache, changes };
   }
 
+  /** An engine on an in-memory store with the Map-backed cache, and its cache's hits and misses so far. */
+  async function cachedEngine() {
+    const { cache } = mapCache();
+    const engine = new MemoryEngine({ store: new InMemoryStore(), embedder: new FakeEmbedder(), clock: new FixedClock(), recallCache: cache }, { defaultScope: "project:a" });
+    await engine.open();
+    const counts = async () => {
+      const s = await engine.stats();
+      return [s.recallCache?.hits, s.recallCache?.misses];
+    };
+    return { engine, counts };
+  }
+
   it("the same question is answered from the cache until its scope changes; another scope's change keeps it; an import changes every scope; a session's recall is never cached", async () => {
     const { cache, changes } = mapCache();
     const store = new InMemoryStore();
@@ -397,18 +409,11 @@ describe("engine with a shared recall cache (a Map-backed fake; the Redis one is
   });
 
   it("a write the answer's searches cannot find keeps it; one sharing a word of the question, changing a memory it read, or not described (a forget) does not", async () => {
-    const { cache } = mapCache();
-    const store = new InMemoryStore();
-    const engine = new MemoryEngine({ store, embedder: new FakeEmbedder(), clock: new FixedClock(), recallCache: cache }, { defaultScope: "project:a" });
-    await engine.open();
+    const { engine, counts } = await cachedEngine();
     // More memories than the vector search asks for, each a little like the question: the weakest candidate sets the bar.
     await Promise.all(Array.from({ length: 40 }, (_, i) => engine.write({ content: `On staging: ${syntheticMemory(i).content}` })));
     const target = await engine.write({ content: "The staging cluster runs in Frankfurt." });
     const ask = () => engine.recall({ query: "Where does the staging cluster run?" });
-    const counts = async () => {
-      const s = await engine.stats();
-      return [s.recallCache?.hits, s.recallCache?.misses];
-    };
     const first = await ask();
     assert.equal(first.memories[0]?.id, target.id, first.text);
     assert.deepEqual(await counts(), [0, 1]);
@@ -419,7 +424,7 @@ describe("engine with a shared recall cache (a Map-backed fake; the Redis one is
 
     await engine.write({ content: "The cluster dashboard is read-only for contractors." });
     const withWord = await ask();
-    assert.deepEqual(await counts(), [1, 2], "a memory sharing a word of the question: computed again");
+    assert.deepEqual(await counts(), [1, 2], "a memory sharing a word of the question, which its full-text search now finds: computed again");
     assert.ok(withWord.memories.some((m) => m.content.includes("dashboard")), withWord.text);
     await ask();
     assert.deepEqual(await counts(), [2, 2]);
@@ -432,6 +437,26 @@ describe("engine with a shared recall cache (a Map-backed fake; the Redis one is
     await engine.forget({ ids: [unrelated.id!] });
     await ask();
     assert.deepEqual(await counts(), [2, 4], "a change the cache is not told the details of reaches every answer");
+    await engine.close();
+  });
+
+  it("a write sharing only a common word of the question, ranked below everything its full-text search already found, keeps the answer; asked again, the search finding it does not", async () => {
+    const { engine, counts } = await cachedEngine();
+    // More memories holding the question's words than the full-text search asks for: a newcomer must outrank the weakest to join.
+    await engine.importMemories(Array.from({ length: 40 }, (_, i) => ({ content: `Shelf ${i} of the pottery studio holds glaze jars.` })));
+    const target = await engine.write({ content: "The pottery studio fires the big kiln on Thursdays." });
+    const ask = () => engine.recall({ query: "When does the pottery studio fire the big kiln?" });
+    const first = await ask();
+    assert.equal(first.memories[0]?.id, target.id, first.text);
+    // One word of the question, in a long memory about something else: full-text ranks it under all forty.
+    await engine.write({ content: "Volunteers who help out at the community garden get a free tote bag, a seed packet, a watering can and a studio tour." });
+    assert.deepEqual((await ask()).memories.map((m) => m.id), first.memories.map((m) => m.id));
+    assert.deepEqual(await counts(), [1, 1], "the word searches asked again found nothing new: the answer is kept");
+
+    await engine.write({ content: "The big kiln in the pottery studio now fires on Fridays." });
+    const after = await ask();
+    assert.deepEqual(await counts(), [1, 2], "a memory the searches now find: computed again");
+    assert.ok(after.memories.some((m) => m.content.includes("Fridays")), after.text);
     await engine.close();
   });
 

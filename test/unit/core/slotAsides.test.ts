@@ -1,10 +1,7 @@
 import { strict as assert } from "node:assert";
-import { resolveConfig } from "../../../src/core/config.js";
-import type { MemoryRecord, MemoryType } from "../../../src/core/model/memory.js";
-import { MULTILINGUAL_E5_SMALL, thresholds } from "../../../src/core/model/profiles.js";
-import { relate, valueChanged, type Relation } from "../../../src/core/write/reconcile.js";
+import { valueChanged } from "../../../src/core/write/reconcile.js";
 import { progressFrame, sameSlot } from "../../../src/core/write/slot.js";
-import { DAY, T0, vectorsAt } from "../../helpers/fakes.js";
+import { relationAfterAWeek } from "../../helpers/relation.js";
 
 // Kinds that lost a fact or let a stale value win on cases written without looking at the rules
 // (eval/judgement/fresh18): a value that is also a common word ("Go"), an owner said on one side only, a
@@ -12,15 +9,7 @@ import { DAY, T0, vectorsAt } from "../../helpers/fakes.js";
 // a cue word between two standing rules about one place, a thing that now supports one more thing. The
 // sentences here are in no case file.
 
-const config = resolveConfig();
-const t = thresholds(config, MULTILINGUAL_E5_SMALL);
-
-function relation(older: string, newer: string, cos: number, type: MemoryType = "fact"): Relation | null {
-  const [va, vb] = vectorsAt(cos);
-  const existing = { id: "m1", content: older, type, subject: "", source: "extractor", confidence: 0.8, validUntil: null, confirmedAt: T0, createdAt: T0 } as unknown as MemoryRecord;
-  const candidate = { content: newer, type, subject: "", source: "extractor" as const, confidence: 0.8, validUntil: null, vector: vb, now: T0 + 7 * DAY };
-  return relate(candidate, existing, va, config, t);
-}
+const relation = relationAfterAWeek;
 
 describe("a value that is also a common word", () => {
   it("a capitalised common word inside a sentence is a value that changed", () => {
