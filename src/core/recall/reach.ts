@@ -78,8 +78,9 @@ export function reachOf(reach: RecallReach, change: ScopeChange | null): "yes" |
   return byWords ? "by words" : "no";
 }
 
-/** Whether the word searches asked again found only memories they found when the answer was computed. */
+/** Whether the word searches asked again found only memories they found when the answer was computed (none recorded: unknown, so no). */
 export function wordsFindNothingNew(reach: RecallReach, foundNow: readonly string[]): boolean {
-  const before = new Set(reach.found ?? []);
-  return reach.found !== null && reach.found !== undefined && foundNow.every((id) => before.has(id));
+  if (!reach.found) return false;
+  const before = new Set(reach.found);
+  return foundNow.every((id) => before.has(id));
 }

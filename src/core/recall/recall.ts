@@ -123,19 +123,30 @@ function filtersOf(ctx: EngineContext, params: RecallParams, scope: string): { f
 }
 
 /**
- * The question's word searches (full text, names) asked again as recallQuestion asks them: the memories
- * they return now. A cached answer stands against a change that shares only words with it while these
- * find nothing they did not find then (reach.ts).
+ * The question's word searches as recallQuestion asks them: full text over `searched` (`widen` more hits for
+ * replaced memories), and the names it asks about over the active memories. The answer reads their hits; a
+ * cache asks them again (foundByWords).
+ */
+function wordSearches(ctx: EngineContext, query: string, named: string[], filters: ReturnType<typeof filtersOf>): [Promise<Array<Hit<MemoryRecord>>>, Promise<Array<Hit<MemoryRecord>>>] {
+  const { recall } = ctx.config;
+  return [
+    recall.candidateSources.includes("fullText") ? ctx.store.searchMemoriesByText(query, filters.searched, recall.textCandidates + filters.widen) : Promise.resolve([]),
+    named.length > 0 ? ctx.store.searchMemoriesByEntities(named, filters.filter, recall.entityCandidates) : Promise.resolve([]),
+  ];
+}
+
+/** The names a question asks about, when the entity retriever is on. */
+function namedIn(ctx: EngineContext, query: string): string[] {
+  return ctx.config.recall.candidateSources.includes("entity") ? entitiesIn(query) : [];
+}
+
+/**
+ * The question's word searches asked again: the memories they return now. A cached answer stands against a
+ * change that shares only words with it while these find nothing they did not find then (reach.ts).
  */
 export async function foundByWords(ctx: EngineContext, params: RecallParams, scope: string): Promise<string[]> {
-  const sources = ctx.config.recall.candidateSources;
-  const { filter, searched, widen } = filtersOf(ctx, params, scope);
-  const named = sources.includes("entity") ? entitiesIn(params.query) : [];
-  const [text, names] = await Promise.all([
-    sources.includes("fullText") ? ctx.store.searchMemoriesByText(params.query, searched, ctx.config.recall.textCandidates + widen) : [],
-    named.length > 0 ? ctx.store.searchMemoriesByEntities(named, filter, ctx.config.recall.entityCandidates) : [],
-  ]);
-  return [...text, ...names].map((h) => h.record.id);
+  const hits = await Promise.all(wordSearches(ctx, params.query, namedIn(ctx, params.query), filtersOf(ctx, params, scope)));
+  return hits.flat().map((h) => h.record.id);
 }
 
 async function recallQuestion(
@@ -154,7 +165,8 @@ async function recallQuestion(
   // Validity is read on the hits (model/lastKnown.ts): a task's last known state answers after its working lifetime.
   const taskTtlMs = taskLifetimeMs(ctx.config);
   const held = (hits: Array<Hit<MemoryRecord>>): Array<Hit<MemoryRecord>> => hits.filter((h) => stillHeld(h.record, now, taskTtlMs));
-  const { filter, searched, widen } = filtersOf(ctx, params, scope);
+  const filters = filtersOf(ctx, params, scope);
+  const { filter, searched, widen } = filters;
 
   const sources = ctx.config.recall.candidateSources;
   const byVectorIn = (f: MemoryFilter, n: number): Promise<Array<Hit<MemoryRecord>>> =>
@@ -163,7 +175,7 @@ async function recallQuestion(
     sources.includes("fullText") ? ctx.store.searchMemoriesByText(params.query, f, n) : Promise.resolve([]);
   // The temporal and entity retrievers add candidates the query's vector and words rank too low.
   const askedSpan = sources.includes("temporal") ? askedTime(params.query, now) : null;
-  const named = sources.includes("entity") ? entitiesIn(params.query) : [];
+  const named = namedIn(ctx, params.query);
   const around = askedSpan ? saidAround(filter, askedSpan) : null;
   const none = Promise.resolve([] as Array<Hit<MemoryRecord>>);
   const vectorAsked = ctx.config.recall.vectorCandidates + widen;
@@ -175,6 +187,7 @@ async function recallQuestion(
     found.push(...hits.map((h) => h.record.id));
     return hits;
   };
+  const [byWords, byNames] = wordSearches(ctx, params.query, named, filters);
   const [vectorHits, textHits, byTimeVector, byTimeText, byEntity] = await Promise.all([
     byVectorIn(searched, vectorAsked)
       .then((hits) => {
@@ -182,10 +195,10 @@ async function recallQuestion(
         return hits;
       })
       .then(held),
-    byTextIn(searched, ctx.config.recall.textCandidates + widen).then(foundBy).then(held),
+    byWords.then(foundBy).then(held),
     around ? byVectorIn(around, ctx.config.recall.temporalCandidates).then(held) : none,
     around ? byTextIn(around, ctx.config.recall.temporalCandidates).then(held) : none,
-    named.length > 0 ? ctx.store.searchMemoriesByEntities(named, filter, ctx.config.recall.entityCandidates).then(foundBy).then(held) : none,
+    byNames.then(foundBy).then(held),
   ]);
   const [byVector, oldByVector] = byStatus(vectorHits, ctx.config.recall.vectorCandidates);
   const [byText, oldByText] = byStatus(textHits, ctx.config.recall.textCandidates);

@@ -82,8 +82,11 @@ function carriesHardValue(s: string): boolean {
   return /\d|[A-Za-z]+[_./-][A-Za-z0-9]/.test(s);
 }
 
+/** A laugh, in letters or characters: "haha", "lol", "哈哈", "笑死". */
+const LAUGH = String.raw`(?:ha(?:ha)+|he(?:he)+|lol|lmao|rofl|哈+|呵+|嘿+|笑死)`;
+
 /** A laugh, an emoji or a tilde after the last word: how a sentence was said, not what it says. */
-const TRAILING_MOOD = new RegExp(String.raw`(?:[\s,，.。!！~～…]*(?:${"(?:ha(?:ha)+|he(?:he)+|lol|lmao|哈+|呵+|嘿+)"}|\p{Extended_Pictographic}|\u200d|\ufe0f))+[\s.。!！~～…]*$`, "iu");
+const TRAILING_MOOD = new RegExp(String.raw`(?:[\s,，.。!！~～…]*(?:${LAUGH}|\p{Extended_Pictographic}|\u200d|\ufe0f))+[\s.。!！~～…]*$`, "iu");
 
 /** A question's end: a question mark, a Chinese question particle, or a question word left last ("…下得咋样", "晚饭吃啥"). */
 const QUESTION_END = /[?？]\s*$|(?:吗|呢|么|咋样|怎么样|如何|啥|几点|哪儿|哪里)[。.]?$/;
@@ -379,7 +382,7 @@ function correctionAfterPause(sentence: string, t: RuleThresholds): string | nul
 const STALE_REMARK = /\b(that|this|it|what i (just )?said|i)\s*('s|'m|'re| is| was| am| were)?\s+(a bit |totally |completely )?(outdated|out of date|obsolete|wrong|incorrect|not (right|true|correct)|no longer (true|right|the case))\b|(?:我|刚才|刚刚|之前)*(?:说错了|记错了)|(?:那个|这个|那条)?(?:信息)?过时了|不对/iu;
 
 /** A laugh or a sigh: said before business, it is chatter by itself ("haha ok, …", "呵呵，…"). */
-const REACTION = String.raw`(?:ha(?:ha)+|he(?:he)+|lol|lmao|rofl|ugh+|sigh|meh|welp|oof|phew|ok(?:ay)?|哈+|呵+|嘿+|唉|哎|嗐|笑死)`;
+const REACTION = String.raw`(?:${LAUGH}|ugh+|sigh|meh|welp|oof|phew|ok(?:ay)?|唉|哎|嗐)`;
 const REACTIONS = new RegExp(String.raw`^\W*${REACTION}(?:[\s,，.。!！…~～]*${REACTION})*\W*$`, "iu");
 
 /**

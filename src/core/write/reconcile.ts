@@ -218,7 +218,8 @@ export function sameTask(a: string, b: string, frameSimilarity: number, topicClo
   // ("Checkout redesign milestone: 3 of 4" / "Checkout redesign rolled back: …") its thing is the task. Two such
   // verbs ("Photos uploaded: …" / "Photos tagged: …") name two tasks.
   const [sa, sb] = [labelThing(a), labelThing(b)];
-  if ((sa && !sb && la && lb && sa.every((t) => lb.includes(t))) || (sb && !sa && la && lb && sb.every((t) => la.includes(t)))) return true;
+  const stated = sa && !sb ? { thing: sa, label: lb } : sb && !sa ? { thing: sb, label: la } : null;
+  if (stated?.label && stated.thing.every((t) => stated.label?.includes(t))) return true;
   if (la && lb && !labelsDiffer(a, b)) return true;
   // Two status lines labelled with two different tasks are two tasks, however alike the rest ("Frontend tests: 40 of 50" / "Backend tests: 30 of 50").
   // Across languages labels share no word: close in meaning, with the same numbers in the label and the same total, they
