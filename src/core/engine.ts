@@ -168,7 +168,10 @@ export class MemoryEngine implements MemoryApi {
       return 0;
     });
     if (released > 0) logger.info("task states keep their place in listings past their week in working memory", { count: released });
-    this.state.access = new AccessTracker(this.deps.store, (err) => logger.warn("could not record memory access counts", { error: String(err) }));
+    // In turn with every scope's writes, taking no lease and telling no cache: counts only reorder what recall finds.
+    this.state.access = new AccessTracker(this.deps.store, (err) => logger.warn("could not record memory access counts", { error: String(err) }), {
+      inTurn: (task) => this.mutations.run("all", () => task(), false),
+    });
     const recallStats = new RecallStats(this.deps.store, (err) => logger.warn("could not keep the recall statistics", { error: String(err) }), this.deps.clock.now());
     await recallStats.load();
     this.state.recallStats = recallStats;

@@ -323,9 +323,9 @@ const RULES: Rule[] = [
           // "approve all pending payouts without the fraud checks": a blanket grant that skips the checks.
           if (unchecked && /^\W*(?:all|every|any|each)\b/.test(s.slice(m.index + m[0].length))) return true;
         }
-        for (const m of s.matchAll(new RegExp(`(?:都|一律|统统|直接|全部|总是|就)?(?:${ORDER_VERBS_ZH})|(?:都|一律|统统|就)(?:说|讲|回复说|回答说)`, "g"))) {
+        for (const m of s.matchAll(new RegExp(`(?:都|一律|统统|直接|全部|总是|就)?(?:${ORDER_VERBS_ZH})|(?:都|一律|统统|就)(?:说|讲|回复|回答|答复|告知|表示)`, "g"))) {
           const before = s.slice(Math.max(0, m.index - 40), m.index);
-          if (negated(s, m.index) || DECLARATIVE_ZH.test(before.replace(new RegExp(`(?:${STANDING_ZH})[^，。]*$`), ""))) continue;
+          if (negated(s, m.index) || DECLARATIVE_ZH.test(before.replace(new RegExp(`(?:${STANDING_ZH})[^，。,.；;]*$`), ""))) continue;
           const around = s.slice(Math.max(0, m.index - 40), m.index + 40);
           const everyone = new RegExp(EVERYONE_ZH).test(around);
           const generic = /^(?:都|一律|统统)/.test(m[0]) && /时|的时候|来问|问起|咨询|询问|找来|提出/.test(around);

@@ -250,11 +250,18 @@ function randomAfterJoin(text: string, from: number, window: string, joins: RegE
   return null;
 }
 
-/** "password hunter22": a password word followed at once by a mix of letters and digits or symbols. */
+/**
+ * "password hunter22": a password word followed at once by a mix of letters and digits or symbols. Chinese
+ * writes no space between a word and the Latin value after it: "门禁密码Lx_8842", "邮箱口令 xk-2207!" (in no
+ * case file); there a run of six or more digits after the word is a password too ("保险柜密码930271").
+ */
 function adjacentValue(text: string, from: number): { start: number; end: number } | null {
-  if (!/^ [^\s]/.test(text.slice(from, from + 2))) return null;
-  const v = valueAt(text, from + 1);
-  if (!v || v.quoted || /^[A-Za-z]+$/.test(v.value) || /^\d+$/.test(v.value)) return null;
+  const afterChinese = /[\u3400-\u9fff]$/.test(text.slice(0, from));
+  const gap = text[from] === " " ? 1 : afterChinese ? 0 : -1;
+  if (gap < 0 || /^\s?$/.test(text.slice(from + gap, from + gap + 1))) return null;
+  const v = valueAt(text, from + gap);
+  if (!v || v.quoted || /^[A-Za-z]+$/.test(v.value)) return null;
+  if (/^\d+$/.test(v.value)) return afterChinese && v.value.length >= 6 ? { start: v.start, end: v.end } : null;
   return isCredentialValue(v.value, "", "password", false, false) ? { start: v.start, end: v.end } : null;
 }
 

@@ -67,7 +67,15 @@ export function asSpoken(text: string): string | null {
     .replace(/用户/g, "我");
 }
 
-/** A name written with a capital inside the sentence ("lunch with Dana", "back from Lisbon"); "I" and its forms are no name. */
+/**
+ * A name written with a capital inside the sentence ("lunch with Dana", "back from Lisbon"); "I" and its forms are no name.
+ * Opening the sentence, every word has a capital: a name there shows by the "'s" after it ("Priya's covering the late
+ * shift", "Marco's back on the night desk") unless it is a pronoun, a pointing word, a question word or a day word.
+ */
 export function namesSomeone(text: string): boolean {
-  return /(?<=[\p{L}\p{N},;:)]\s+)(?!I\b|I['’])[A-Z][\p{L}'’-]+/u.test(text);
+  if (/(?<=[\p{L}\p{N},;:)]\s+)(?!I\b|I['’])[A-Z][\p{L}'’-]+/u.test(text)) return true;
+  const opening = /^\W*([A-Z][a-z]+)['’]s\b/u.exec(text)?.[1];
+  return opening !== undefined && !NOT_A_NAME.test(opening);
 }
+
+const NOT_A_NAME = /^(?:it|that|this|there|here|what|who|where|when|why|how|he|she|everyone|everybody|someone|somebody|anyone|anybody|nobody|no-one|everything|something|nothing|today|tonight|tomorrow|yesterday|let|one|each|mine|yours|ours|theirs)$/i;

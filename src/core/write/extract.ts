@@ -511,8 +511,8 @@ function givesUpAThing(sentence: string, mark: RegExpMatchArray): boolean {
 function retractionsIn(sentence: string): RegExpMatchArray[] {
   return [...sentence.matchAll(RETRACTION)].filter((m) => !givesUpAThing(sentence, m));
 }
-const DONT_KEEP = /\b(?:don'?t|do not|no need to)\s+(?:write|jot|note|put)\s+(?:that|this|it|any of (?:that|this))\s+down\b|\boff the record\b|(?:先)?(?:别|不要|不用)记(?!错|得|住)(?:下来)?/iu;
-const RETRACTION = new RegExp(String.raw`\b(never ?mind|nevermind|(?<!\b(?:don'?t|do not|never|not|to)\s+)forget (it|that|about it)|(?<!\b(?:don'?t|do not|never|not|to)\s+)forget (?:about )?(?:the|that|this|my) [^,.;!?]{1,40}? (?:thing|issue|problem|question|bit|part|stuff|request)|forget (what|everything) (i|we) (just )?(said|asked|wrote|mentioned|typed|sent|pasted)|scratch that|(?:scrap|strike|cancel|bin|kill)\s+(?:that|this|it)(?:\s+(?:idea|thought|plan))?|on second thoughts?|ignore (that|me|what i (just )?(said|asked))|disregard (that|my last)|nvm|false alarm)\b|算了|没事了|当我没说|收回(?:刚才|上一?条|那句)|别管了|不用了|(先)?不(用|必)?(查|看|弄|管|找)了|${DONT_KEEP.source}`, "giu");
+const DONT_KEEP = /\b(?:don'?t|do not|no need to)\s+(?:(?:write|jot|note|put)\s+(?:that|this|it|any of (?:that|this))\s+down|(?:save|store|keep|record|log|remember|memori[sz]e)\s+(?:that|this|it|any of (?:that|this))\b(?!\s+(?:in|on|at|under|to|as|for|with)\b))|\boff the record\b|(?:先)?(?:别|不要|不用)(?:记(?!错|得|住|在|到|进)|(?:存|保存)(?=[了下这那它吧啊哈，,。！!…\s]|$))(?:下来)?/iu;
+const RETRACTION = new RegExp(String.raw`\b(never ?mind|nevermind|(?<!\b(?:don'?t|do not|never|not|to)\s+)forget (it|that|about it)|(?<!\b(?:don'?t|do not|never|not|to)\s+)forget (?:about )?(?:the|that|this|my) [^,.;!?]{1,40}? (?:thing|issue|problem|question|bit|part|stuff|request)|forget (what|everything) (i|we) (just )?(said|asked|wrote|mentioned|typed|sent|pasted)|forget (?:that )?(?:i|we) (?:ever |just )?(?:said|wrote|typed|mentioned) (?:that|it|this)|scratch that|(?:scrap|strike|cancel|bin|kill)\s+(?:that|this|it)(?:\s+(?:idea|thought|plan))?|on second thoughts?|ignore (that|me|what i (just )?(said|asked))|disregard (that|my last)|nvm|false alarm)\b|算了|没事了|当我没说|收回(?:刚才|上一?条|那句)|别管了|不用了|(先)?不(用|必)?(查|看|弄|管|找)了|${DONT_KEEP.source}`, "giu");
 // The problem went away or was put off: "it's fine now", "I figured it out", "got it going", "回头再说", "不用查快递了".
 const RESOLVED =
   /^\W*(oh,?\s*)?(it|that|this|everything|all)?\s*('?s|is|was)?\s*(works?|working|fine|ok|okay|good|sorted|fixed|resolved|back)\b|\b(works|working|fixed|sorted|resolved) (now|itself|again)\b|\b(sorted|figured|worked|straightened)\s+(it|that|this|things)\s+out\b|\b(fixed|solved|sorted)\s+(it|that|this)\b|\bgot (it|that) (working|going|sorted)\b|\b(?:went|goes|has gone|'s gone) away\b|\b(?:disappeared|vanished|cleared up|sorted itself out|fixed itself|resolved itself)\b|(?:自己)?(?:消失|好)了|\b(?:it|that|this|they)(?:'s|'re|\s+is|\s+are)?\s+[a-z]+(?:s|ing)\s+(?:fine\s+|ok\s+)?(?:now|again)\W*$|好了|没事|没问题|能用了|可以了|正常了|搞定了|解决了|不(用|必|需要)?(查|找|看|弄|管)[\u4e00-\u9fff]{0,4}了|再说/iu;
@@ -521,7 +521,9 @@ const RESOLVED =
 const POINTS_BACK = /^\W*(?:about|regarding|re:?)\s|^\W*(?:what|everything|all|anything)\s+(?:i|we|the user)\s+(?:just\s+)?(?:typed|said|wrote|asked|sent|mentioned|pasted)\b|^\W*(?:(?:ignore|disregard|forget|skip|drop)\s+)?(?:(?:the|my|that|this|your)\s+)?(?:last|previous|earlier|above|prior|first|second)\s+(?:\w+\s+)?(?:message|msg|one|question|bit|part|comment|point|thing|line|reply|answer|request|paragraph)s?\b|^\W*(?:the\s+)?(?:bit|part)\s+about\b|^\W*(?:上|前|刚才|刚刚|之前)(?:一|两|面|那)?(?:条|句|段|个)/iu;
 
 /** Why the speaker takes it back, not a new decision: "I was just testing", "wrong window", "我就是随口一说". */
-const EXCUSE = /^\W*(?:i\s+was\s+(?:just\s+)?(?:thinking|testing|typing|rambling|talking\s+to\s+myself|joking|kidding|venting)|(?:that\s+was\s+(?:meant\s+for\s+|for\s+)?|)wrong\s+(?:chat|window|tab|thread|person|channel|conversation|repo|project|ticket|doc|file)|my\s+(?:bad|mistake))\b|^\W*(?:我)?(?:就是|只是)?(?:随口|随便)(?:一说|说说)|^\W*(?:发错了|打错了)/iu;
+// Mixing two things up, not being sure, checking later are reasons too: "I got the two vans mixed up", "not
+// certain, will verify on Monday", "跟另一台搞混了", "我回头再核实" (examples in no case file).
+const EXCUSE = /^\W*(?:i\s+was\s+(?:just\s+)?(?:thinking|testing|typing|rambling|talking\s+to\s+myself|joking|kidding|venting)|(?:that\s+was\s+(?:meant\s+for\s+|for\s+)?|)wrong\s+(?:chat|window|tab|thread|person|channel|conversation|repo|project|ticket|doc|file)|my\s+(?:bad|mistake)|(?:i\s+|i've\s+)?(?:mixed|muddled|confused)\s+(?:it|them|that|this|those|things|the\s+\w+(?:\s+\w+)?)\s*(?:up)?|(?:i\s+)?got\s+(?:it|them|that|the\s+\w+(?:\s+\w+)?)\s+mixed\s+up|(?:i'?m\s+|i\s+am\s+)?not\s+(?:sure|certain)|(?:i'?ll|i\s+will|will|let\s+me)\s+(?:double-check|check|confirm|verify)\b)\b|^\W*(?:我)?(?:就是|只是)?(?:随口|随便)(?:一说|说说)|^\W*(?:发错了|打错了)|^\W*(?:我)?(?:跟|和|把)?[^，。,.]{0,16}?(?:搞混|记混|弄混|搞错|记错)了|^\W*(?:我)?(?:不(?:太)?确定|回头(?:再)?(?:确认|核实|查)|再(?:确认|核实|查)(?:一)?下)/iu;
 
 /**
  * After a retraction, that things stay as they are: no new decision. Examples, in no case file: "we'll
@@ -535,8 +537,27 @@ const STATUS_QUO =
  * question: a message that says nothing else takes back what the message before it stored. Examples, in no
  * case file: "ignore what I just said, I was thinking of the other repo", "我刚才说的不算，先别动".
  */
-const TAKES_BACK_WORDS =
-  /\b(?:forget|ignore|disregard)\s+(?:what|everything)\s+(?:i|we)\s+(?:just\s+)?(?:said|wrote|typed|sent|mentioned)|\b(?:ignore|forget|disregard)\s+that\b(?=\s*[,;.!—–-])|\bdisregard\s+(?:that|my\s+last)|\b(?:scratch|strike|scrap|cancel)\s+that\b|\b(?:i\s+)?take\s+(?:that|it)\s+back\b|当我没说|(?:我)?(?:刚才|刚刚|上一?条|前面)(?:说|发)的(?:不算|作废|别当真)|收回(?:刚才|上一?条|那句)?|撤回(?:刚才|上一?条|那句)/iu;
+const TAKES_BACK_WORDS = new RegExp(
+  String.raw`\b(?:forget|ignore|disregard)\s+(?:what|everything)\s+(?:i|we)\s+(?:just\s+)?(?:said|wrote|typed|sent|mentioned)|\bforget\s+(?:that\s+)?(?:i|we)\s+(?:ever\s+|just\s+)?(?:said|wrote|typed|mentioned)\s+(?:that|it|this)\b|${DONT_KEEP.source}|\b(?:ignore|forget|disregard)\s+that\b(?=\s*[,;.!—–-])|\bdisregard\s+(?:that|my\s+last)|\b(?:scratch|strike|scrap|cancel)\s+that\b|\b(?:i\s+)?take\s+(?:that|it)\s+back\b|当我没说|(?:我)?(?:刚才|刚刚|上一?条|前面)(?:说|发)的(?:不算|作废|别当真)|收回(?:刚才|上一?条|那句)?|撤回(?:刚才|上一?条|那句)`,
+  "iu",
+);
+
+/**
+ * Which of the things said is taken back, pointed at before the words that take it back: "the bit about
+ * the loading bay, scratch that", "门禁那条先别记" (examples in no case file). Only the memories that hold
+ * its words are taken back then.
+ */
+const POINTED_AT = /(?:\bthe\s+(?:bit|part|line)\s+about\s+([^,;.!?—–]{1,40}?)|(?<=^|[\s，,：:])([^\s，,。.!！?？：:]{1,12}?)(?:那|这)(?:条|句|段))\s*[,，—–-]?\s*$/iu;
+
+/** The words that point at what a take-back takes back ("门禁那条先别记" → "门禁"), or null when it points at no one thing. */
+export function takenBackPointer(text: string): string | null {
+  for (const s of splitSentences(text)) {
+    const first = [...s.matchAll(TAKE_BACK_MARKS)][0];
+    const m = first ? POINTED_AT.exec(s.slice(0, first.index ?? 0)) : null;
+    if (m) return (m[1] ?? m[2] ?? "").trim() || null;
+  }
+  return null;
+}
 
 /** A message that only takes back what the speaker said before it: nothing before the marks, and after them only why or that nothing changes. */
 export function takesBackTurn(text: string): boolean {
@@ -547,7 +568,10 @@ export function takesBackTurn(text: string): boolean {
     const last = found[found.length - 1];
     if (!first || !last) return !/[\p{L}\p{N}]/u.test(s) || EXCUSE.test(s) || STATUS_QUO.test(s);
     // "wait no, …", "等等，…": a pause or a no before the words that take it back.
-    const before = s.slice(0, first.index ?? 0).replace(/^(?:\W*(?:wait|no|nope|hmm+|actually|oops|sorry|等等|等一下|不对|哦))+\W*$/iu, "");
+    const before = s
+      .slice(0, first.index ?? 0)
+      .replace(POINTED_AT, "")
+      .replace(/^(?:\W*(?:wait|hold\s+on|hang\s+on|no|nope|hmm+|um+|actually|oops|sorry|等等|等一下|不对|哦|诶|欸|哎|呃|嗯))+\W*$/iu, "");
     const after = s.slice((last.index ?? 0) + last[0].length).replace(/^[\s,，、.。:：;；!！…-]+/u, "");
     return !/[\p{L}\p{N}]/u.test(before) && (!/[\p{L}\p{N}]/u.test(after) || EXCUSE.test(after) || STATUS_QUO.test(after));
   });
@@ -578,7 +602,9 @@ function afterRetraction(sentences: string[], t: RuleThresholds): string[] {
     // Things staying as they are is no news after an idea taken back in the same message; said alone, it takes
     // back an earlier turn's plan and is the decision that replaces it ("算了，还是保留原来的…").
     !(saidBefore && STATUS_QUO.test(rest));
-  return [...(decision ? [sentence] : []), ...sentences.slice(last + 1)];
+  // Without a new decision, a sentence after the take-back that only gives its reason ("I'll check tomorrow") says nothing to keep.
+  const following = sentences.slice(last + 1);
+  return decision ? [sentence, ...following] : following.filter((s) => !EXCUSE.test(s));
 }
 
 /** Few words (Latin) and few characters (a CJK run is one "word"): a remark's tail or object rather than a statement of its own. */

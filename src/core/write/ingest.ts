@@ -4,7 +4,8 @@ import type { IngestParams } from "../model/inputs.js";
 import type { MemoryRecord, TurnRecord } from "../model/memory.js";
 import { turnText } from "../model/turnText.js";
 import { splitSentences } from "../text/sentences.js";
-import { extractRules, extractVerbatim, takesBackTurn, type ExtractedItem } from "./extract.js";
+import { extractRules, extractVerbatim, takenBackPointer, takesBackTurn, type ExtractedItem } from "./extract.js";
+import { contentTokens, contentTokenSet } from "../text/tokens.js";
 import { guardOptional, guardText, REDACTION_MARK, type GuardVerdict } from "../guard/index.js";
 import { extractWithLlm, llmFailureReason } from "./llmExtract.js";
 import type { Heard } from "./recentMessages.js";
@@ -64,6 +65,8 @@ export interface PreparedTurn {
   writes: PreparedWrite[];
   /** The turn only takes back what the speaker said in the turn before (extract.ts takesBackTurn). */
   takesBack: boolean;
+  /** The words that point at the one thing taken back ("门禁那条先别记"), null when the whole turn is. */
+  pointer: string | null;
 }
 
 /**
@@ -121,7 +124,7 @@ export async function prepareTurn(ctx: EngineContext, params: IngestParams, scop
       ),
     );
     const takesBack = items.length === 0 && verdict.kind === "ok" && takesBackTurn(params.user);
-    return { turn, vector, flagged, extractor, fallbackReason, redacted: secret !== undefined, writes, takesBack };
+    return { turn, vector, flagged, extractor, fallbackReason, redacted: secret !== undefined, writes, takesBack, pointer: takesBack ? takenBackPointer(params.user) : null };
   } finally {
     // A turn that failed before it was heard leaves the previous one as the session's last.
     place.heard(null);
@@ -144,7 +147,7 @@ export async function commitTurn(ctx: WriteContext, prepared: PreparedTurn): Pro
   if (memoryIds.length > 0 || injected) {
     await ctx.store.updateTurns([{ ...turn, memoryIds, ...(injected ? { status: "redacted" as const, user: `${REDACTION_MARK}instruction injection]` } : {}) }]);
   }
-  const takenBack = prepared.takesBack ? await takeBackPreviousTurn(ctx, turn) : [];
+  const takenBack = prepared.takesBack ? await takeBackPreviousTurn(ctx, turn, prepared.pointer) : [];
   return { turnId: turn.id, extractor: prepared.extractor, fallbackReason: prepared.fallbackReason, redacted: prepared.redacted, results, takenBack };
 }
 
@@ -153,7 +156,7 @@ export async function commitTurn(ctx: WriteContext, prepared: PreparedTurn): Pro
  * correction window, by the extractor, not merged into an older memory) is archived — kept as history, out
  * of recall — and what it had replaced is active again. Never more than that one turn.
  */
-async function takeBackPreviousTurn(ctx: WriteContext, turn: TurnRecord): Promise<TakenBack[]> {
+async function takeBackPreviousTurn(ctx: WriteContext, turn: TurnRecord, pointer: string | null): Promise<TakenBack[]> {
   const window = ctx.config.write.correctionWindowMs;
   // The latest earlier turn of the session; of two logged at the same instant, the one logged later (turns are listed in the order stored).
   let before: TurnRecord | undefined;
@@ -161,7 +164,16 @@ async function takeBackPreviousTurn(ctx: WriteContext, turn: TurnRecord): Promis
     if (t.id !== turn.id && t.sessionId === turn.sessionId && t.at <= turn.at && turn.at - t.at <= window && (!before || t.at >= before.at)) before = t;
   }
   if (!before || before.memoryIds.length === 0) return [];
-  const stored = (await ctx.store.getMemories(before.memoryIds)).filter((m) => m.status === "active" && m.source === "extractor" && m.createdAt >= before.at && m.sourceTurns.includes(before.id));
+  const pointed = pointer === null ? [] : contentTokens(pointer);
+  const stored = (await ctx.store.getMemories(before.memoryIds)).filter(
+    (m) =>
+      m.status === "active" &&
+      m.source === "extractor" &&
+      m.createdAt >= before.at &&
+      m.sourceTurns.includes(before.id) &&
+      // Pointed at one thing, only a memory that names it is taken back; the others that turn stored stand.
+      (pointed.length === 0 || pointed.every((w) => contentTokenSet(m.content).has(w))),
+  );
   if (stored.length === 0) return [];
   const now = ctx.clock.now();
   const replaced = await ctx.store.getMemories([...new Set(stored.flatMap((m) => m.supersedes))]);

@@ -6,7 +6,7 @@ import { contentTokens, contentTokenSet, diceOf, lexicalSimilarity, tokenDiffere
 import { chineseNumeral, withDigits } from "../text/numerals.js";
 import { cosine } from "../text/vector.js";
 import { isGenericSubject } from "./classify.js";
-import { announcesChange, labelThing, isAdditive, correctsEarlier, holdsValue, keepsPartAsBefore, keysDiffer, modifiersDiffer, subjectNamesSlot, numberedAttribute, boundedAttribute, quantityAttribute, oldValues, progressFrame, responsibilityReading, sameLeadingThing, sameSlot, saysIncluded, sharedOpening, slotTokens, taskLabel, taskLabelText, valueReplacedByPhrase, valueTokens, versionedSlot, versionsNamed, versionsOfTwoThings } from "./slot.js";
+import { announcesChange, boundSaid, labelThing, isAdditive, correctsEarlier, holdsValue, keepsPartAsBefore, keysDiffer, modifiersDiffer, subjectNamesSlot, numberedAttribute, boundedAttribute, quantityAttribute, oldValues, progressFrame, responsibilityReading, sameLeadingThing, sameSlot, saysIncluded, sharedOpening, slotTokens, taskLabel, taskLabelText, valueReplacedByPhrase, valueTokens, versionedSlot, versionsNamed, versionsOfTwoThings } from "./slot.js";
 
 export interface Candidate {
   content: string;
@@ -172,7 +172,19 @@ export function replacesNamedValue(candidate: string, existing: string, olds: st
   const values = valueTokens(candidate);
   const bare = olds.map((v) => v.filter((t) => values.has(t))).filter((v, i) => v.length > 0 && v.length < (olds[i] as string[]).length);
   const named = across ? olds.map(spelledAlike) : [...olds, ...bare];
-  return named.some((v) => holdsValue(held, v)) && !holdsValue(held, newValueTokens(candidate, olds));
+  return named.some((v) => holdsValue(held, v)) && (!holdsValue(held, newValueTokens(candidate, olds)) || newVersionUnsaid(candidate, existing));
+}
+
+/**
+ * A dotted version the statement names that the memory does not: words split a version into parts that
+ * other words may hold ("v3.1" into "v3", "1"; a memory about "Gate-1" holds "1"), so a memory that holds
+ * the parts may still not say the new version. Examples, in no case file: "从 v3.0 升到 v3.1 了" against
+ * "Gate-1 readers run v3.0"; "bumped from 5.2 to 5.4" against "the 4 kiosks run 5.2".
+ */
+function newVersionUnsaid(candidate: string, existing: string): boolean {
+  const versions = (t: string): string[] => [...t.toLowerCase().matchAll(/(?<![\w.])v?\d+(?:\.\d+)+(?![\w.]*\d)/g)].map((m) => m[0].replace(/^v/, ""));
+  const said = new Set(versions(existing));
+  return versions(candidate).some((v) => !said.has(v));
 }
 
 /** The part of a value phrase another language spells the same: its numbers ("5 min" → 5), else its Latin words. */
@@ -376,7 +388,8 @@ export function relate(candidate: Candidate, existing: MemoryRecord, existingVec
   const bothTasks = candidate.type === "task_state" && existing.type === "task_state";
   const veryClose = bothTasks && !lexical && sim >= t.topicSimilarity;
   const saysMore = changed || tokenDifference(candidate.content, existing.content).onlyA.length > 0 || addsNumber(candidate.content, existing.content);
-  if (existing.type === "task_state" && saysMore && taskLabel(candidate.content) !== null && sameTask(candidate.content, existing.content, w.taskFrameSimilarity, topicClose, veryClose)) {
+  // A count against the task's total is a status however it is worded ("all 30 crates are in the van, move done").
+  if (existing.type === "task_state" && saysMore && (taskLabel(candidate.content) !== null || progressFrame(candidate.content) !== null) && sameTask(candidate.content, existing.content, w.taskFrameSimilarity, topicClose, veryClose)) {
     return { kind: "supersedes", existing, reason: "a newer status of that task", continuesTask: candidate.type !== "task_state" };
   }
   // The other way round: the existing status line ("Archive scan: 3,100 files done") was read as a fact.
@@ -406,8 +419,18 @@ export function relate(candidate: Candidate, existing: MemoryRecord, existingVec
   if (responsible === "two things" || versionsOfTwoThings(candidate.content, existing.content)) return null;
   if (!sameType) {
     // A change announced in so many words ("switched", "换成") crosses a classifier's type guess; nothing else does.
-    const announced = announcesChange(candidate.content) && !isAdditive(candidate.content) && sharesAttribute(candidate.content, existing.content, thingOf(candidate, existing));
+    // A limit is not replaced by a plain value across types: a rule's minimum or maximum stays when a fact says
+    // what is used now ("at least iOS 15 is supported" / "the test phones moved to iOS 17").
+    const announced =
+      announcesChange(candidate.content) &&
+      !isAdditive(candidate.content) &&
+      sharesAttribute(candidate.content, existing.content, thingOf(candidate, existing)) &&
+      (boundSaid(existing.content) === "none" || boundSaid(candidate.content) === boundSaid(existing.content));
     const close = topicSimilarity(sim, clauses) >= (lexical ? w.topicSimilarityCjk : t.topicSimilarity) || lexicalSimilarity(candidate.content, existing.content) >= w.lexicalTopicWithCue;
+    // A new limit of the same kind for the same thing, said as holding now ("… so the crane's max load is now 12 t"),
+    // crosses a type guess too: the bound names the attribute.
+    const bound = UPDATE_CUE.test(candidate.content) ? boundedAttribute(candidate.content, existing.content) : null;
+    if (bound && close) return { kind: "supersedes", existing, reason: `same bound (${bound.common.join(" ")}), new value` };
     return announced && close ? { kind: "supersedes", existing, reason: `same topic (similarity ${sim.toFixed(2)}), announced as a change` } : null;
   }
   // Progress goes on: "the tiles are done too" is the next state of the renovation, not a second task.

@@ -32,10 +32,11 @@ const ADDITIVE =
 
 /**
  * A correction of what the speaker just said opens with a retraction and gives the right value:
- * "no wait, it's the blue cable", "sorry, I meant Thursday", "不对，是三号楼". It replaces the
+ * "no wait, it's the blue cable", "sorry, I meant Thursday", "不对，是三号楼"; a bare "no," before a number
+ * ("nope, gate 14") or a slip of the hand or eye ("写错了，是 B2 层") too. It replaces the
  * closest thing said moments before, whether or not it names the old value.
  */
-const CORRECTION = /^\W*(no,?\s+wait|wait,?\s+no|scratch that|sorry,?\s+i\s+meant?|i\s+meant?|the user\s+(?:means|meant)|(?:actually,?\s+)?make\s+(?:that|it)\b|correction|actually,?\s+(no|it'?s|that'?s|i)|oops,?\s+(i mean|it'?s)|my bad|strike that|rather)\b|^\W*(不对|说错了|更正|纠正一下|哦不|不是，|应该是|我记错了)/iu;
+const CORRECTION = /^\W*((?:no|nope|nah),\s+(?=[^.!?]*\d)|no,?\s+wait|wait,?\s+no|scratch that|sorry,?\s+i\s+meant?|i\s+meant?|the user\s+(?:means|meant)|(?:actually,?\s+)?make\s+(?:that|it)\b|correction|actually,?\s+(no|it'?s|that'?s|i)|oops,?\s+(i mean|it'?s)|my bad|strike that|rather)\b|^\W*(不对|(?:说|打|写|看|听|记)错了|更正|纠正一下|哦不|不是，|应该是|我记错了)/iu;
 
 export function correctsEarlier(text: string): boolean {
   return CORRECTION.test(text);
@@ -563,7 +564,7 @@ export function labelThing(text: string): string[] | null {
 /** Measure words that count units of work in Chinese: items, sheets, rows, weeks, chapters, episodes, rounds, rooms, batches, articles, pages, questions, courses, levels, matches, scenes, stops, floors, households. */
 const COUNTED = "个张条项份台排周章节集期轮间栋套箱件单批篇页题道首部课门关场幕站层户";
 
-const ALL_DONE_EN = /\ball\s+(?:of\s+)?(?:the\s+|our\s+)?(\d+)\b[^.,;!?]{0,30}?\b(?:done|finished|complete[d]?|shipped|installed|migrated|moved|ported|sent|delivered|signed|in the can|wrapped|through)\b/i;
+const ALL_DONE_EN = /\ball\s+(?:of\s+)?(?:the\s+|our\s+)?(\d+)\b(?:[^.,;!?]{0,30}?|[^.!?]{0,60}?[,;—–-]\s*(?:the\s+)?[\p{L}-]+\s+(?:is\s+|are\s+|now\s+)?)\b(?:done|finished|complete[d]?|shipped|installed|migrated|moved|ported|sent|delivered|signed|in the can|wrapped|through)\b/iu;
 const ALL_DONE_ZH = new RegExp(String.raw`(\d+)\s*[${COUNTED}][^，。,\d]{0,6}?(?:全部|都|全)(?:已经|已)?[\u4e00-\u9fff]{0,2}?(?:完|好了|完成|搞定|到齐|结束)`, "u");
 
 /** A count against a total ("7 of 12 screens", "7/12", "完成 7/12"): progress of one task keeps its total and its unit. */
@@ -574,7 +575,7 @@ export function progressFrame(written: string): { total: string; frame: Set<stri
   const m =
     [...text.matchAll(/(\d+)\s*(?:of|out of|\/|／)\s*(?:the\s+)?(\d+)/gi)].find((c) => Number(c[1]) <= Number(c[2])) ??
     text.match(/(\d+)(?:\s+[\p{L}-]+){1,3}?,?\s+out of\s+(?:the\s+)?(?:same\s+|total\s+|whole\s+)?(\d+)/iu) ??
-    text.match(new RegExp(String.raw`(\d+)\s*[${COUNTED}]?了?\s*[，,（(]?\s*(?:共|总共|一共)\s*(\d+)`, "u"));
+    text.match(new RegExp(String.raw`(\d+)\s*[${COUNTED}]?了?\s*[，,（(！!]?\s*(?:共|总共|一共)\s*(\d+)`, "u"));
   // Chinese puts the total first: "10 个类目迁完 7 个", "共 30 集剪完第 12 集".
   // Any measure word said after both numbers counts the same things: "300 卷里扫完了 45 卷", "60 棵树种了 18 棵".
   // A unit of time or measure said twice is a span ("3 月到 5 月", "2 度到 8 度"), not a count of its total.
@@ -736,14 +737,31 @@ const UPPER_BOUND = /\b(?:max(?:imum)?|limit(?:s|ed)?|cap(?:s|ped)?|up\s+to|at\s
 const LOWER_BOUND = /\b(?:min(?:imum)?|at\s+least|no\s+less\s+than|no\s+fewer\s+than)\b|下限|最少|最低|至少|不低于|不少于/iu;
 const BOUND_WORD = /^(?:max|maximum|limit|limits|limited|cap|caps|capped|up|most|no|more|than|ceiling|allow|allows|allowed|permit|permits|permitted|允许|min|minimum|least|less|fewer|上限|最多|最大|不超过|封顶|下限|最少|最低|至少|不低于|不少于)$/u;
 
+/**
+ * Which bound a statement sets, if one: "upper" for a ceiling, "lower" for a floor, "none" for a plain value.
+ * A bound and a plain value are two attributes of one thing: "the minimum Postgres we support is 13"
+ * and "staging runs Postgres 16"; "单笔退款最多 500 元" and "这笔退款是 320 元" (examples in no case file).
+ */
+export function boundSaid(text: string): "upper" | "lower" | "none" | "both" {
+  const upper = UPPER_BOUND.test(text);
+  const lower = LOWER_BOUND.test(text);
+  return upper && lower ? "both" : upper ? "upper" : lower ? "lower" : "none";
+}
+
 function boundOf(text: string): { kind: "upper" | "lower"; value: number; unit: string; thing: string[] } | null {
   const upper = UPPER_BOUND.test(text);
   if (upper === LOWER_BOUND.test(text)) return null;
-  const quantities = [...text.matchAll(/(\d[\d,]*(?:\.\d+)?)\s*([A-Za-z%]+|[\u4e00-\u9fff])/gu)];
+  // A number joined to a name is part of the name ("Rover-2", "B12"), not a quantity.
+  const quantities = [...text.matchAll(/(?<![\p{L}\p{N}_.]|[\p{L}\p{N}]-)(\d[\d,]*(?:\.\d+)?)\s*([A-Za-z%]+|[\u4e00-\u9fff])/gu)];
   if (quantities.length !== 1) return null;
   const q = quantities[0] as RegExpMatchArray;
   const unit = (q[2] as string).toLowerCase();
-  const thing = contentTokens(text.replace(q[0], " ")).filter((t) => !BOUND_WORD.test(t) && !UPPER_BOUND.test(t) && !LOWER_BOUND.test(t));
+  // The thing bounded is named in the quantity's own clause: "the pump failed, so the tank's max fill is now 80 L".
+  const at = q.index ?? 0;
+  const start = Math.max(0, ...[...text.slice(0, at).matchAll(/[,;，；。]/g)].map((m) => (m.index ?? 0) + 1));
+  const stop = /[,;，；。]/.exec(text.slice(at))?.index;
+  const clause = text.slice(start, stop === undefined ? text.length : at + stop);
+  const thing = contentTokens(clause.replace(q[0], " ")).filter((t) => !BOUND_WORD.test(t) && !UPPER_BOUND.test(t) && !LOWER_BOUND.test(t));
   return { kind: upper ? "upper" : "lower", value: Number((q[1] as string).replace(/,/g, "")), unit, thing };
 }
 

@@ -1,5 +1,6 @@
 import { strict as assert } from "node:assert";
 import { extractRules, turnIsNoise } from "../../../src/core/write/extract.js";
+import { namesSomeone } from "../../../src/core/write/chatter.js";
 import { resolveConfig } from "../../../src/core/config.js";
 import { splitSentences } from "../../../src/core/text/sentences.js";
 
@@ -472,5 +473,16 @@ describe("questions ended by a laugh or an emoji, and wishes for how the listene
     assert.equal(items.length, 1, JSON.stringify(items));
     assert.match(items[0]!.content, /17:30/);
     assert.doesNotMatch(items[0]!.content, /made it back/);
+  });
+});
+
+describe("a name that opens the sentence (fresh20)", () => {
+  it("shows by the 's after it, so a casual line about a person is no chatter", () => {
+    assert.ok(namesSomeone("Ahmed's taking the saturday classes too now"));
+    assert.ok(namesSomeone("Jun’s on call this weekend, pager's with her"));
+  });
+
+  it("a pronoun, a pointing word or a day word opening the sentence is no name", () => {
+    for (const text of ["That's all for today", "Everyone's wiped after the move", "Tomorrow's looking busy", "It's pouring again"]) assert.equal(namesSomeone(text), false, text);
   });
 });

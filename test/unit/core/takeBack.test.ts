@@ -1,5 +1,5 @@
 import { strict as assert } from "node:assert";
-import { takesBackTurn } from "../../../src/core/write/extract.js";
+import { extractRules, takenBackPointer, takesBackTurn } from "../../../src/core/write/extract.js";
 import { makeEngine, MINUTE } from "../../helpers/fakes.js";
 
 // A message that only takes back the speaker's previous one ("ignore what I just said", "当我没说"): what that
@@ -60,5 +60,40 @@ describe("the turn before, when turns share an instant", () => {
     const back = await engine.ingest({ user: "当我没说。", sessionId: "k" });
     assert.deepEqual(back.takenBack.map((b) => b.id), second.results.map((r) => r.id));
     assert.equal((await engine.get(first.results[0]!.id!)).status, "active");
+  });
+});
+
+describe("taking back, said as people say it (fresh20)", () => {
+  const rulesOf = (text: string) => extractRules(text, { now: 0, speaker: "user", maxMemoryChars: 400, defaultConfidence: 0.9 });
+
+  it("'forget I said that' with a mix-up and a promise to check takes the turn before back and keeps nothing", () => {
+    const text = "hold on, forget I said that, I got the two vans mixed up. I'll check on Monday.";
+    assert.ok(takesBackTurn(text));
+    assert.deepEqual(rulesOf(text), []);
+  });
+
+  it("a value said, doubted and not to be kept leaves nothing; a place to keep it in is no take-back", () => {
+    assert.deepEqual(rulesOf("The courier pickup is at 3pm... no wait, scratch that, not certain. Don't store it, I'll verify."), []);
+    assert.equal(takesBackTurn("Don't save it in the wiki, put it in the runbook."), false);
+    assert.equal(rulesOf("Don't save it in the wiki, put it in the runbook.").length, 1);
+    assert.equal(rulesOf("不要保存密码到浏览器里，统一用公司的密码管理器。").length, 1, "a rule about saving something is no take-back");
+  });
+
+  it("points at the one thing taken back", () => {
+    assert.ok(takesBackTurn("嗯，快递柜那条先别记，我跟另一栋楼搞混了"));
+    assert.equal(takenBackPointer("嗯，快递柜那条先别记，我跟另一栋楼搞混了"), "快递柜");
+    assert.equal(takenBackPointer("当我没说。"), null);
+  });
+
+  it("takes back only the memory that names what it points at", async () => {
+    const { engine, clock } = await makeEngine();
+    const said = await engine.ingest({ user: "来访客人必须先在前台登记。快递柜放在一楼东侧走廊的尽头。", sessionId: "p" });
+    assert.equal(said.results.length, 2, JSON.stringify(said.results));
+    clock.advance(MINUTE);
+    const back = await engine.ingest({ user: "诶，快递柜那条先别记，我跟另一栋楼搞混了", sessionId: "p" });
+    const locker = said.results.find((r) => r.memory?.content.includes("快递柜"));
+    assert.deepEqual(back.takenBack.map((b) => b.id), [locker?.id]);
+    const desk = said.results.find((r) => r.memory?.content.includes("前台"));
+    assert.equal((await engine.get(desk!.id!)).status, "active");
   });
 });

@@ -229,6 +229,15 @@ describe("chat punctuation and corrections", () => {
     assert.ok(correctsEarlier("Make that Thursday: the vet visit is on Thursday."));
     assert.ok(correctsEarlier("The user meant gate B12, not B21."));
   });
+
+  it("a bare 'no' before a number and a slip of the hand or eye correct (eval/judgement/fresh20)", () => {
+    assert.ok(correctsEarlier("no, the ferry leaves at 7:40, I had the winter timetable open"));
+    assert.ok(correctsEarlier("nope, 3 pallets not 5"));
+    assert.ok(correctsEarlier("写错了，会议室是 4 楼不是 3 楼"));
+    assert.ok(correctsEarlier("看错了 押金是800"));
+    assert.equal(correctsEarlier("no, thanks, I'm fine"), false);
+    assert.equal(correctsEarlier("No rush on the report."), false);
+  });
 });
 
 describe("a name given another version is one slot when nothing else names another thing", () => {
