@@ -225,14 +225,20 @@ const NEAR_TOKEN = new RegExp(
   "gi",
 );
 
+/** What may stand between a credential word and "to" for "to" to give its value: nothing, or a verb of setting. */
+const SET_BEFORE_TO = /^(?:\s*|.*\b(?:set|reset|changed?|updated?|rotated?|switched|bumped|flipped|regenerated|rolled))$/i;
+
 /** The first value after a join in the window that is the credential itself. */
 function valueAfterJoin(text: string, from: number, window: string, joins: RegExp, cls: CredentialClass, inChinese: boolean): { start: number; end: number } | null {
   joins.lastIndex = 0;
   for (let j = joins.exec(window); j !== null; j = joins.exec(window)) {
     const v = valueAt(text, from + j.index + j[0].length);
     const join = j[0].trim().toLowerCase();
-    // "to" joins only a value that cannot be a word: "changed my password to Maple!42", not "password to access".
-    const ok = v && (join !== "to" || !/^[A-Za-z]+$/.test(v.value)) && isCredentialValue(v.value, text.slice(v.end), cls, v.quoted, /[=:：]/.test(join), inChinese);
+    // "to" joins only a value that cannot be a word, right after the credential word or a verb of setting it:
+    // "changed my password to Maple!42", "the token was rotated to …" — not "password to access", nor where a
+    // key goes ("the key was copied to known_hosts", "密钥已经加到 keyring").
+    const toValue = join !== "to" || (!/^[A-Za-z]+$/.test(v?.value ?? "") && SET_BEFORE_TO.test(window.slice(0, j.index)));
+    const ok = v && toValue && isCredentialValue(v.value, text.slice(v.end), cls, v.quoted, /[=:：]/.test(join), inChinese);
     if (ok) return { start: v.start, end: v.end };
     if (j[0].length === 0) joins.lastIndex++;
   }
@@ -266,6 +272,27 @@ function adjacentValue(text: string, from: number): { start: number; end: number
 }
 
 /**
+ * A number written in Chinese digit words, one word per digit, is a code said aloud: "保险柜密码是四七零二五九",
+ * "wifi 口令：幺三五七九零" (examples in no case file). A quantity ("密码是六位", "三十二个字符") counts with 十/百
+ * or a measure word, so four or more digit words standing alone are the value.
+ */
+const SPOKEN_DIGITS = /^[零〇一二三四五六七八九幺两]{4,}(?![\u3400-\u9fff]*(?:位|个|次|遍|字|号|天|年|月|日))/u;
+
+function spokenValue(text: string, from: number, window: string, joins: RegExp): { start: number; end: number } | null {
+  const at = [from];
+  joins.lastIndex = 0;
+  for (let j = joins.exec(window); j !== null; j = joins.exec(window)) {
+    at.push(from + j.index + j[0].length);
+    if (j[0].length === 0) joins.lastIndex++;
+  }
+  for (const a of at) {
+    const m = SPOKEN_DIGITS.exec(text.slice(a));
+    if (m) return { start: a, end: a + m[0].length };
+  }
+  return null;
+}
+
+/**
  * How someone spells a value out piece by piece: letter case, "then", "followed by", "加上", "后面跟".
  * Examples, in no case file: "the PIN is a capital Q followed by lark77", "密码是小写 kite 后面跟 5599 再加个井号".
  */
@@ -277,14 +304,16 @@ const SPELLING = /\b(?:capital|upper\s*case|lower\s*case|all\s+caps|followed\s+b
  */
 function spelledInParts(text: string, from: number, tail: string): { start: number; end: number } | null {
   const sentence = tail.slice(0, /[\n。！？!?]|\.(?:\s|$)/.exec(tail)?.index ?? tail.length);
-  const join = /^\s*(?:is|was|=|:|：|是|为)\s*/i.exec(sentence);
+  // A few words may lead up to it: "…, I'll spell it: capital Q…", "我念给你：大写…".
+  const join = /^[^\n:：=]{0,16}?(?:\s*\b(?:is|was)\b|\s*[=:：]|是|为)\s*/i.exec(sentence);
   if (!join) return null;
   const spelled = sentence.slice(join[0].length);
   // The spelling starts right after the join with a letter's case: "is a capital Q…", "是大写M…" — not "is then stored in…".
   const opens = /^(?:(?:a|an|the)\s+)?(?:capital|upper\s?case|lower\s?case|small|大写|小写)(?:\s+letter)?\s*(?:的\s*)?(?:(?<![A-Za-z])[A-Za-z0-9](?![A-Za-z-])|[A-Za-z]+\s*(?:后面跟|后面加|加上|再加|followed\s+by|then|plus)\s*\d)/i.test(spelled) && SPELLING.test(spelled);
   if (!opens) return null;
   const mixed = /(?<![A-Za-z0-9])(?=[A-Za-z0-9]*[A-Za-z])(?=[A-Za-z0-9]*\d)[A-Za-z0-9]{4,}(?![A-Za-z0-9])/.exec(spelled);
-  const parts = /[A-Za-z]{3,}/.test(spelled) && /\d{2,}/.test(spelled);
+  // A letter given by its case and a run of digits spell a value; "two digits", "12 characters" describe a format.
+  const parts = /\d{2,}(?!\s*(?:characters?|chars?|digits?|letters?|symbols?|位|个|字符|字))/i.test(spelled);
   if (!(mixed && !isVersionOrAlgorithm(mixed[0])) && !parts) return null;
   return { start: from + join[0].length, end: from + sentence.length };
 }
@@ -348,7 +377,8 @@ function credentialValues(text: string, urls: Array<{ start: number; end: number
       const naming = /^\s*(?:id|ids|name|alias|label|fingerprint|version|prefix|hint|number|用户名|名称|编号)\b/i.test(window);
       const found = naming
         ? randomAfterJoin(text, from, window, joins)
-        : (valueAfterJoin(text, from, window, joins, cls, inChinese) ?? (cls === "password" ? (adjacentValue(text, from) ?? spelledInParts(text, from, tail)) : null));
+        : (valueAfterJoin(text, from, window, joins, cls, inChinese) ??
+          (cls === "password" ? (adjacentValue(text, from) ?? spokenValue(text, from, window, JOINS_MIXED) ?? spelledInParts(text, from, tail)) : null));
       if (found) out.push({ ...found, kind: cls === "password" ? "password" : "credential value" });
     }
   };

@@ -13,9 +13,9 @@ const TASK_STATE: Array<{ test(text: string): boolean }> = [
   // "数据回填做到 70% 了", "完成了约 40%". A share of something else ("15% off", "CPU at 90%") says no "now" or "done".
   /\b(?:now|currently|already)\s+(?:at|up\s+to|past|over)\s+(?:about\s+|around\s+|roughly\s+|~)?\d{1,3}\s*%|\b(?:at|past|over)\s+(?:about\s+|around\s+|~)?\d{1,3}\s*%\s+(?:now|already)\b/i,
   /(?:完成|做完|搞完|弄完|跑完|进行)了?\s*(?:大约|约|差不多)?\s*\d{1,3}\s*%|(?:做|搞|弄|跑|导|迁|写|推进)到(?:了)?\s*\d{1,3}\s*%/,
-  // A staged release reaching a share, or every user, is how far the rollout has got: "the canary is at 5% of pods",
-  // "推到了两成设备", "已经全量". A share that is a metric ("error rate up to 3%") is reached by no release verb.
-  /\b(?:roll(?:ed|ing)?\s+out|ramp(?:ed|ing)?(?:\s+up)?|canar(?:y|ied)|phased|staged)\b[^.;]{0,30}?\b(?:to|at|for)\s+(?:about\s+|around\s+|~)?\d{1,3}\s*%|\b(?:fully\s+rolled\s+out|rolled\s+out\s+to\s+(?:everyone|all\s+(?:users|devices|customers)))\b/i,
+  // A staged release reaching a share, or everyone it was meant for, is how far the rollout has got: "the canary is at
+  // 5% of pods", "deployed to every region now", "推到了两成设备", "已经全量". A share that is a metric ("error rate up to 3%") is reached by no release verb.
+  /\b(?:roll(?:ed|ing)?\s+out|ramp(?:ed|ing)?(?:\s+up)?|canar(?:y|ied)|phased|staged)\b[^.;]{0,30}?\b(?:to|at|for)\s+(?:about\s+|around\s+|~)?\d{1,3}\s*%|\b(?:fully\s+(?:rolled\s+out|deployed|released|shipped|live)|(?:rolled\s+out|deployed|released|shipped|live)\s+(?:to|for|on|in)\s+(?:everyone|everybody|all\s+(?:of\s+)?(?:the\s+|our\s+)?\w+|every\s+\w+|the\s+whole\s+\w+))\b/i,
   /(?:灰度|放量|推送|铺开|开放|覆盖)[^，。；,;]{0,8}?(?:到|至)(?:了)?\s*\d{1,3}\s*%|全量(?:推送|发布|上线|开放)?(?:完成|了|结束)/,
   // Waiting on someone or something, or blocked by it, is where a task stands: "held up by the vendor", "pending QA".
   /\b(waiting (on|for)|blocked (on|by)|held up by|stuck on|pending|awaiting)\b/i,
@@ -89,17 +89,19 @@ export function classifyType(text: string): MemoryType {
 }
 
 const THIRD_PARTY_EN =
-  /^(?:[A-Za-z]+,?\s+)?(my|our|the user'?s)\s+(friend|friends|colleague|coworker|co-worker|wife|husband|partner|brother|sister|mom|mother|dad|father|boss|manager|neighbou?r|son|daughter|cousin|roommate|teammate|kids?|parents?)\b/i;
-const THIRD_PARTY_ZH = /^(?:[^，。]{0,4})?(?:我|用户)(的)?(朋友|同事|老婆|老公|妻子|丈夫|哥哥|姐姐|弟弟|妹妹|妈妈|爸爸|父母|领导|老板|邻居|孩子|儿子|女儿|室友|同学)/;
+  /^(?:[A-Za-z]+,?\s+)?(my|our|the user'?s)\s+(?:old\s+|former\s+|best\s+)?(friend|friends|buddy|buddies|mate|pal|colleague|coworker|co-worker|classmate|flatmate|housemate|wife|husband|partner|girlfriend|boyfriend|fianc[eé]e?|brother|sister|mom|mum|mother|dad|father|uncle|aunt|nephew|niece|grandma|grandpa|grandmother|grandfather|in-laws?|boss|manager|neighbou?r|son|daughter|cousin|roommate|teammate|kids?|parents?)\b/i;
+const THIRD_PARTY_ZH = /^(?:[^，。]{0,4})?(?:我|用户)(的)?(朋友|同事|老婆|老公|妻子|丈夫|哥哥|姐姐|弟弟|妹妹|妈妈|爸爸|父母|领导|老板|邻居|孩子|儿子|女儿|室友|同学|(?:表|堂)(?:哥|姐|弟|妹)|叔叔|舅舅|姑姑|阿姨|姨妈|爷爷|奶奶|外公|外婆|男朋友|女朋友|对象|发小|哥们|闺蜜|(?:老|前)(?:同学|同事))/;
 
 // Someone named by where they sit or live relative to the speaker: "对门的刘阿姨", "楼下张老板", "隔壁组的小陈".
-const NEARBY_PERSON_ZH = /^(?:隔壁|对门|楼上|楼下|邻座)(?:班|组|部门|公司)?的?([\u4e00-\u9fff]{1,3}?(?:老师|同事|同学|阿姨|叔叔|大哥|大姐|老板|师傅|医生)|小[\u4e00-\u9fff]|老[\u4e00-\u9fff])/;
+// A group named the same way is another party too: "隔壁实验室…", "楼上那家公司…" (examples in no case file).
+const NEARBY_PERSON_ZH = /^(?:隔壁|对门|楼上|楼下|邻座)(?:班|组|部门|公司)?的?([\u4e00-\u9fff]{1,3}?(?:老师|同事|同学|阿姨|叔叔|大哥|大姐|老板|师傅|医生)|小[\u4e00-\u9fff]|老[\u4e00-\u9fff])|^(?:隔壁|对门|楼上|楼下)(?:那个|那家)?([\u4e00-\u9fff]{0,3}(?:组|实验室|团队|公司|部门|单位|工作室|店|医院|学校))/;
 
 /** The person a statement is about when that is someone the speaker names by relation ("my cousin …", "the user's boss …", "我邻居…", "隔壁王老师…"), or null. */
 export function thirdParty(text: string): string | null {
   const third = text.match(THIRD_PARTY_EN) ?? text.match(THIRD_PARTY_ZH);
   if (third) return (third[2] ?? third[0]).toLowerCase();
-  return text.match(NEARBY_PERSON_ZH)?.[1] ?? null;
+  const near = text.match(NEARBY_PERSON_ZH);
+  return near ? (near[1] ?? near[2] ?? null) : null;
 }
 
 /** Who or what a statement is about: a third party, the speaker ("user"), or the project. */

@@ -91,6 +91,13 @@ const TRAILING_MOOD = new RegExp(String.raw`(?:[\s,，.。!！~～…]*(?:${LAUG
 /** A question's end: a question mark, a Chinese question particle, or a question word left last ("…下得咋样", "晚饭吃啥"). */
 const QUESTION_END = /[?？]\s*$|(?:吗|呢|么|咋样|怎么样|如何|啥|几点|哪儿|哪里)[。.]?$/;
 
+/**
+ * English asks by word order as well as by its mark: a question word and then its verb, or a verb before its
+ * subject, typed without a question mark. Examples, in no case file: "anyone know where the spare keys went",
+ * "did u see the game last night". A sentence with a value or a colon after it states ("what was agreed: …").
+ */
+const INVERTED_EN = /^(?:(?:so|and|ok|okay|hey|also)[\s,]+)?(?:(?:how|what|where|when|who|why|which)\s+(?:is|was|are|were|do|does|did|can|could|will|would|should|has|have)|(?:did|do|does|is|are|was|were|has|have|can|could|will|would|should)\s+(?:you|u|ya|anyone|anybody|everyone|everybody|someone|somebody|we|they))\b/i;
+
 /** A proposal answering the question before it: "…，要不叫个外卖", "…, how about the noodle bar". */
 const PROPOSAL = /^(?:要不要?|不如|how about|what about|why don'?t we|shall we)\b|^(?:要不要?|不如)/iu;
 
@@ -102,13 +109,19 @@ const PROPOSAL = /^(?:要不要?|不如|how about|what about|why don'?t we|shall
 function asks(s: string): boolean {
   const bare = s.replace(TRAILING_MOOD, "").trim();
   if (QUESTION_END.test(bare)) return true;
+  if (INVERTED_EN.test(bare) && !/[:;：；]/.test(bare) && !carriesHardValue(bare)) return true;
   const clauses = bare.split(/[,，;；]\s*/u).filter((c) => c.length > 0);
   return clauses.length > 1 && QUESTION_END.test(clauses[0] as string) && clauses.slice(1).every((c) => PROPOSAL.test(c)) && !carriesHardValue(bare);
 }
 
+const NEWS_HEADER =
+  /^(?:(?:right|ok|okay|so|alright|well)[,\s]+)?(?:(?:a|some|quick|small|big|good|bad|little|another)\s+)*(?:[\p{L}-]+\s+){0,3}?(?:update|news|heads[- ]up|announcement)\s*[!:.…]*$|^[\u4e00-\u9fff]{0,8}?(?:更新一下|同步一下|好消息|坏消息|通知一下|有个消息)[！!：:。…]*$/iu;
+
 /** Named gate rules: a sentence matching one is not worth remembering. */
 export const DROP_RULES: Array<{ name: string; test: (s: string, t: RuleThresholds) => boolean }> = [
   { name: "question", test: (s) => asks(s) },
+  // A line that only announces news to come says nothing yet: "ok, quick budget update!", "坏消息：" (examples in no case file).
+  { name: "news header", test: (s) => NEWS_HEADER.test(s.trim()) },
   {
     name: "greeting or thanks",
     test: (s, t) =>
@@ -549,32 +562,32 @@ const TAKES_BACK_WORDS = new RegExp(
  */
 const POINTED_AT = /(?:\bthe\s+(?:bit|part|line)\s+about\s+([^,;.!?—–]{1,40}?)|(?<=^|[\s，,：:])([^\s，,。.!！?？：:]{1,12}?)(?:那|这)(?:条|句|段))\s*[,，—–-]?\s*$/iu;
 
-/** The words that point at what a take-back takes back ("门禁那条先别记" → "门禁"), or null when it points at no one thing. */
-export function takenBackPointer(text: string): string | null {
+/**
+ * A message that only takes back what the speaker said before it — nothing before the marks, and after them
+ * only why or that nothing changes — and the words that point at what it takes back ("门禁那条先别记" →
+ * "门禁"; null when it points at no one thing). One reading of the sentences serves both.
+ */
+export function readTakeBack(text: string): { takesBack: boolean; pointer: string | null } {
+  const no = { takesBack: false, pointer: null };
+  if (!TAKES_BACK_WORDS.test(text)) return no;
+  let pointer: string | null = null;
   for (const s of splitSentences(text)) {
-    const first = [...s.matchAll(TAKE_BACK_MARKS)][0];
-    const m = first ? POINTED_AT.exec(s.slice(0, first.index ?? 0)) : null;
-    if (m) return (m[1] ?? m[2] ?? "").trim() || null;
-  }
-  return null;
-}
-
-/** A message that only takes back what the speaker said before it: nothing before the marks, and after them only why or that nothing changes. */
-export function takesBackTurn(text: string): boolean {
-  if (!TAKES_BACK_WORDS.test(text)) return false;
-  return splitSentences(text).every((s) => {
     const found = [...s.matchAll(TAKE_BACK_MARKS)];
     const first = found[0];
     const last = found[found.length - 1];
-    if (!first || !last) return !/[\p{L}\p{N}]/u.test(s) || EXCUSE.test(s) || STATUS_QUO.test(s);
+    if (!first || !last) {
+      if (!/[\p{L}\p{N}]/u.test(s) || EXCUSE.test(s) || STATUS_QUO.test(s)) continue;
+      return no;
+    }
+    const head = s.slice(0, first.index ?? 0);
+    const pointed = POINTED_AT.exec(head);
+    if (pointer === null && pointed) pointer = (pointed[1] ?? pointed[2] ?? "").trim() || null;
     // "wait no, …", "等等，…": a pause or a no before the words that take it back.
-    const before = s
-      .slice(0, first.index ?? 0)
-      .replace(POINTED_AT, "")
-      .replace(/^(?:\W*(?:wait|hold\s+on|hang\s+on|no|nope|hmm+|um+|actually|oops|sorry|等等|等一下|不对|哦|诶|欸|哎|呃|嗯))+\W*$/iu, "");
+    const before = head.replace(POINTED_AT, "").replace(/^(?:\W*(?:wait|hold\s+on|hang\s+on|no|nope|hmm+|um+|actually|oops|sorry|等等|等一下|不对|哦|诶|欸|哎|呃|嗯))+\W*$/iu, "");
     const after = s.slice((last.index ?? 0) + last[0].length).replace(/^[\s,，、.。:：;；!！…-]+/u, "");
-    return !/[\p{L}\p{N}]/u.test(before) && (!/[\p{L}\p{N}]/u.test(after) || EXCUSE.test(after) || STATUS_QUO.test(after));
-  });
+    if (/[\p{L}\p{N}]/u.test(before) || (/[\p{L}\p{N}]/u.test(after) && !EXCUSE.test(after) && !STATUS_QUO.test(after))) return no;
+  }
+  return { takesBack: true, pointer };
 }
 
 /** The same kinds without the global flag, so a test keeps no lastIndex between sentences. */

@@ -4,7 +4,7 @@ import type { IngestParams } from "../model/inputs.js";
 import type { MemoryRecord, TurnRecord } from "../model/memory.js";
 import { turnText } from "../model/turnText.js";
 import { splitSentences } from "../text/sentences.js";
-import { extractRules, extractVerbatim, takenBackPointer, takesBackTurn, type ExtractedItem } from "./extract.js";
+import { extractRules, extractVerbatim, readTakeBack, type ExtractedItem } from "./extract.js";
 import { contentTokens, contentTokenSet } from "../text/tokens.js";
 import { guardOptional, guardText, REDACTION_MARK, type GuardVerdict } from "../guard/index.js";
 import { extractWithLlm, llmFailureReason } from "./llmExtract.js";
@@ -63,7 +63,7 @@ export interface PreparedTurn {
   fallbackReason: string | null;
   redacted: boolean;
   writes: PreparedWrite[];
-  /** The turn only takes back what the speaker said in the turn before (extract.ts takesBackTurn). */
+  /** The turn only takes back what the speaker said in the turn before (extract.ts readTakeBack). */
   takesBack: boolean;
   /** The words that point at the one thing taken back ("门禁那条先别记"), null when the whole turn is. */
   pointer: string | null;
@@ -123,8 +123,8 @@ export async function prepareTurn(ctx: EngineContext, params: IngestParams, scop
         }, { text: spoken, vector }),
       ),
     );
-    const takesBack = items.length === 0 && verdict.kind === "ok" && takesBackTurn(params.user);
-    return { turn, vector, flagged, extractor, fallbackReason, redacted: secret !== undefined, writes, takesBack, pointer: takesBack ? takenBackPointer(params.user) : null };
+    const takeBack = items.length === 0 && verdict.kind === "ok" ? readTakeBack(params.user) : { takesBack: false, pointer: null };
+    return { turn, vector, flagged, extractor, fallbackReason, redacted: secret !== undefined, writes, ...takeBack };
   } finally {
     // A turn that failed before it was heard leaves the previous one as the session's last.
     place.heard(null);
@@ -172,7 +172,7 @@ async function takeBackPreviousTurn(ctx: WriteContext, turn: TurnRecord, pointer
       m.createdAt >= before.at &&
       m.sourceTurns.includes(before.id) &&
       // Pointed at one thing, only a memory that names it is taken back; the others that turn stored stand.
-      (pointed.length === 0 || pointed.every((w) => contentTokenSet(m.content).has(w))),
+      (pointed.length === 0 || namesAll(contentTokenSet(m.content), pointed)),
   );
   if (stored.length === 0) return [];
   const now = ctx.clock.now();
@@ -188,6 +188,10 @@ async function takeBackPreviousTurn(ctx: WriteContext, turn: TurnRecord, pointer
   await ctx.store.updateMemories(changed);
   await audit(ctx, "edit", turn.scope, changed.map((c) => c.id), [before.id, turn.id], `taken back by the speaker: archived ${stored.length}, restored ${changed.length - stored.length}`);
   return out;
+}
+
+function namesAll(words: Set<string>, pointed: string[]): boolean {
+  return pointed.every((w) => words.has(w));
 }
 
 /** The whole ingest path, for callers that hold the scope's queue already. */

@@ -6,7 +6,7 @@ import { contentTokens, contentTokenSet, diceOf, lexicalSimilarity, tokenDiffere
 import { chineseNumeral, withDigits } from "../text/numerals.js";
 import { cosine } from "../text/vector.js";
 import { isGenericSubject } from "./classify.js";
-import { announcesChange, boundSaid, labelThing, isAdditive, correctsEarlier, holdsValue, keepsPartAsBefore, keysDiffer, modifiersDiffer, subjectNamesSlot, numberedAttribute, boundedAttribute, quantityAttribute, oldValues, progressFrame, responsibilityReading, sameLeadingThing, sameSlot, saysIncluded, sharedOpening, slotTokens, taskLabel, taskLabelText, valueReplacedByPhrase, valueTokens, versionedSlot, versionsNamed, versionsOfTwoThings } from "./slot.js";
+import { announcesChange, boundSaid, labelThing, isAdditive, correctsEarlier, correctionReachHours, holdsValue, keepsPartAsBefore, keysDiffer, modifiersDiffer, subjectNamesSlot, numberedAttribute, boundedAttribute, quantityAttribute, oldValues, progressFrame, responsibilityReading, sameLeadingThing, sameSlot, saysIncluded, sharedOpening, slotTokens, taskLabel, taskLabelText, valueReplacedByPhrase, valueTokens, versionedSlot, versionsNamed, versionsOfTwoThings } from "./slot.js";
 
 export interface Candidate {
   content: string;
@@ -73,9 +73,21 @@ export type Relation =
  * "from Monday the lab opens at 8", "自下月 1 日起，门禁卡按季度更换",
  * or announces that something changed: "change of plan: the offsite is in Porto", "报销流程有调整：…".
  * "A new …" introduces a thing ("the van has a new roof rack"); "the new …" and "new …:" give a value.
+ * "Now that …" gives a reason ("now that the grant came through, …"), not a time.
  */
 const UPDATE_CUE =
-  /\b(now|instead|anymore|actually|going forward|from now on|these days|nowadays|updated|(?<!\ban?\s)new|never ?mind|scratch that|forget (it|that))\b|\b(starting|effective|as of|beginning)\s+(from\s+)?(today|tomorrow|tonight|next|this|on|the\s+\d|\d|mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|q[1-4])|\bfrom\s+(the\s+)?\d{1,2}(st|nd|rd|th)?\s+(on|onwards?)\b|(?:^|[,;.:!?]\s*|\b(?:and|but|so)\s+)from\s+(today|tomorrow|tonight|next\s+\w+|this\s+(?:week|month|sprint|quarter)|mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?\b(?!['’])|\b(change of plans?|plans? (have |has )?changed|there'?s been a change)\b|有(变化|变动|调整)|现在|目前|如今|(?:从|自)\s*(?:今天|现在|本周|下周|\d{1,4}\s*[年月日号]|[明后本下]|周[一二三四五六日天]|星期|[一二三四五六七八九十]+月)[^，。,；;]{0,10}?(?:开始|起)|最新|新的|算了|还是|不.了/i;
+  /\b(now(?!\s+that\b)|instead|anymore|actually|going forward|from now on|these days|nowadays|updated|(?<!\ban?\s)new|never ?mind|scratch that|forget (it|that))\b|\b(starting|effective|as of|beginning)\s+(from\s+)?(today|tomorrow|tonight|next|this|on|the\s+\d|\d|mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|q[1-4])|\bfrom\s+(the\s+)?\d{1,2}(st|nd|rd|th)?\s+(on|onwards?)\b|(?:^|[,;.:!?]\s*|\b(?:and|but|so)\s+)from\s+(today|tomorrow|tonight|next\s+\w+|this\s+(?:week|month|sprint|quarter)|mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?\b(?!['’])|\b(change of plans?|plans? (have |has )?changed|there'?s been a change)\b|有(变化|变动|调整)|现在|目前|如今|(?:从|自)\s*(?:今天|现在|本周|下周|\d{1,4}\s*[年月日号]|[明后本下]|周[一二三四五六日天]|星期|[一二三四五六七八九十]+月)[^，。,；;]{0,10}?(?:开始|起)|(?:下|本|这)(?:周|个?月|礼拜|星期)[一二三四五六日天]?(?:一)?(?:开始|起)|最新|新的|算了|还是|不.了/i;
+
+/**
+ * A clause that gives the reason for a statement says why, not what changed: its "new" or "now" is no cue for the
+ * statement ("the lab runs at 20 C because the new HVAC can hold it", "staff badges open the side door now that the
+ * new reader is in" — examples in no case file).
+ */
+const REASON_CLAUSE = /[,;]?\s*\b(?:now\s+that|because|given\s+that|seeing\s+(?:as|that))\b[^.;!?]*/gi;
+
+function withoutReason(text: string): string {
+  return text.replace(REASON_CLAUSE, "");
+}
 
 const NEGATION = /\b(not|never|no longer|don't|doesn't|isn't|aren't|won't|stop|stopped|instead of)\b|不|别|没有|停止|不再/i;
 
@@ -340,7 +352,16 @@ function holdsInOrder(longer: string, shorter: string): boolean {
 function seriesDiffer(a: string, b: string): boolean {
   const sa = seriesItems(a);
   const sb = seriesItems(b);
-  return [...sa].some(([word, n]) => sb.has(word) && sb.get(word) !== n);
+  return [...sa].some(([word, n]) => sb.has(word) && sb.get(word) !== n && !(countsTo(a, word) && countsTo(b, word)));
+}
+
+/**
+ * An ordinal counted against a total in its own unit is how far the count got, not an item of a series:
+ * "做到第7批了，一共12批", "第5轮打完，共8轮" (examples in no case file) report one task at two points.
+ */
+function countsTo(text: string, unit: string): boolean {
+  const total = progressFrame(text)?.total;
+  return total !== undefined && total !== "" && new RegExp(String.raw`(?:共|一共|总共|总计)\s*${total}\s*${unit}`, "u").test(withDigits(text));
 }
 
 function seriesItems(text: string): Map<string, string> {
@@ -393,7 +414,7 @@ export function relate(candidate: Candidate, existing: MemoryRecord, existingVec
     return { kind: "supersedes", existing, reason: "a newer status of that task", continuesTask: candidate.type !== "task_state" };
   }
   // The other way round: the existing status line ("Archive scan: 3,100 files done") was read as a fact.
-  if (candidate.type === "task_state" && existing.type !== "task_state" && saysMore && taskLabel(existing.content) !== null && sameTask(candidate.content, existing.content, w.taskFrameSimilarity, topicClose, veryClose)) {
+  if (candidate.type === "task_state" && existing.type !== "task_state" && saysMore && (taskLabel(existing.content) !== null || progressFrame(existing.content) !== null) && sameTask(candidate.content, existing.content, w.taskFrameSimilarity, topicClose, veryClose)) {
     return { kind: "supersedes", existing, reason: "a newer status of that task" };
   }
   // Events are history and never contradict one another; an event that announces a change ("the clinic moved to
@@ -402,7 +423,17 @@ export function relate(candidate: Candidate, existing: MemoryRecord, existingVec
   if (candidate.type === "task_state" && existing.type === "task_state" && !changed && saysMore && sameTask(candidate.content, existing.content, w.taskFrameSimilarity, topicClose, veryClose)) {
     return { kind: "supersedes", existing, reason: "a newer status of that task" };
   }
-  if (correctsEarlier(candidate.content) && candidate.now - existing.confirmedAt <= w.correctionWindowMs && sim >= (lexical ? w.correctionSimilarityLexical : t.namedValueTopic)) {
+  // A correction that says when the corrected words were said reaches back that far; past two days ("之前", "earlier")
+  // the statement it corrects must be on its topic, not merely the closest one.
+  const gap = candidate.now - existing.confirmedAt;
+  const reachMs = correctionReachHours(candidate.content) * 3_600_000;
+  const onTopic =
+    gap <= Math.max(w.correctionWindowMs, Math.min(reachMs, 48 * 3_600_000))
+      ? sim >= (lexical ? w.correctionSimilarityLexical : t.namedValueTopic)
+      : lexical
+        ? lexicalSimilarity(candidate.content, existing.content) >= w.lexicalTopicWithCue
+        : topicSimilarity(sim, clauses) >= t.topicSimilarity;
+  if (correctsEarlier(candidate.content) && gap <= Math.max(w.correctionWindowMs, reachMs) && onTopic) {
     return { kind: "supersedes", existing, reason: "corrects what was just said", namedValue: true, elliptical: true };
   }
   if (namesOld && (sim >= (lexical ? 0 : t.namedValueTopic) || lexicalSimilarity(candidate.content, existing.content) > 0)) {
@@ -462,7 +493,7 @@ export function relate(candidate: Candidate, existing: MemoryRecord, existingVec
   // With a cue, shared words are evidence of the same topic too ("lint the Python code with Flake8" → "switched to Ruff for linting the Python code").
   const sameTopic = topicSimilarity(sim, clauses) >= topicThreshold || lexicalSimilarity(candidate.content, existing.content) >= w.lexicalTopicWithCue;
   const cued =
-    (UPDATE_CUE.test(candidate.content) || announcesChange(candidate.content)) &&
+    (UPDATE_CUE.test(withoutReason(candidate.content)) || announcesChange(candidate.content)) &&
     sameTopic &&
     sharesAttribute(candidate.content, existing.content, thingOf(candidate, existing), !announcesChange(candidate.content)) &&
     !versionOfAnotherName(candidate, existing.content) &&
@@ -490,8 +521,9 @@ function sharesAttribute(a: string, b: string, thing: Set<string> = new Set(), o
   // A thing that now supports, takes or offers something more gained it: what it is about is no attribute then either.
   const opening = openingIsThing && (hasCjk(a) || saysIncluded(a)) ? sharedThing(a, b) : new Set<string>();
   const scope = sharedScope(a, b);
+  // One Chinese character shared on its own is a piece of two different words ("周建国" / "两周"), no attribute.
   const shared = [...slotTokens(a)].some(
-    (t) => other.has(t) && !thing.has(t) && !opening.has(t) && !scope.has(t) && !isGenericSubject(t) && !/^(we|team|用户|我们)$/.test(t) && !HOW_OFTEN.has(t),
+    (t) => other.has(t) && !thing.has(t) && !opening.has(t) && !scope.has(t) && !isGenericSubject(t) && !/^(we|team|用户|我们)$/.test(t) && !HOW_OFTEN.has(t) && !/^[\u4e00-\u9fff]$/u.test(t),
   );
   // About the same thing, a value of the same kind is the same attribute however it is worded: a new clock time
   // for "trucks leave at 6:30 PM" ("pull out at 8:15"), a number in the same unit; a port is no timeout.
@@ -574,11 +606,12 @@ function versionOfAnotherName(candidate: Candidate, existing: string): boolean {
   return [...versions.keys()].every((name) => contentTokens(name).every((t) => !held.has(t)));
 }
 
-/** The kinds of value a statement gives: a clock time, a date, or a number with the unit word after it. */
+/** The kinds of value a statement gives: a clock time, a day of the week, or a number with the unit word after it. */
 function valueKinds(text: string): Set<string> {
   const kinds = new Set<string>();
   if (/\b\d{1,2}[:.]\d{2}\s*(?:am|pm|a\.m\.|p\.m\.)?(?!\d)|\b\d{1,2}\s*(?:am|pm)\b|\d{1,2}\s*点/i.test(text)) kinds.add("clock");
   for (const m of withDigits(text).matchAll(/\d+(?:\.\d+)?\s*([A-Za-z%]+|[\u4e00-\u9fff])/gu)) kinds.add(`unit:${(m[1] as string).toLowerCase()}`);
+  if (/\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|(?:周|星期|礼拜)[一二三四五六日天]/i.test(text)) kinds.add("weekday");
   return kinds;
 }
 

@@ -19,7 +19,7 @@ import { contentTokens, nameWords } from "../text/tokens.js";
  * to an earlier value is a change too: "the quota was reverted to 50 GB", "运费又恢复成满 99 包邮".
  */
 const CHANGE_VERB =
-  /(?![完达组形构])(?!(?<=[\d一二两三四五六七八九十]\s*)[点时号日月])[\u4e00-\u9fff](?:到|成)了?\s*(?=\d|(?:早上|上午|中午|下午|晚上|凌晨)?[一二两三四五六七八九十百千万]+(?:点|个|天|分钟|小时|元|块|人|%))|\b(switch(ed|es|ing)?(?!\s+(?:[\w'’-]+\s+){0,2}?(?:on|off)(?![\w-]))|mov(ed|ing)|migrat(ed|ing)|chang(ed|ing)|replac(ed|ing)|swapp?(ed|ing)?|upgrad(ed|ing)|downgrad(ed|ing)|convert(ed|ing)|revert(ed|ing)?\s+to|roll(ed|ing)?\s+back\s+to|renam(ed|ing)|port(ed|ing)|transition(ed|ing)|bump(s|ed|ing)?|updat(ed|ing)\s+to(?=\s+(?:[\w.-]*\d|v\d|version|firmware|release|build))|went\s+(?:with|for|from|up|down|over to|back to|through(?=\s*(?:[,.;!?]|$))))\b|\b(?:ended\s+up\s+(?:with|going\s+with|choosing|picking|using|on)|settled\s+on|opted\s+for)\b|(?:最后|最终|终于)(?:还是)?(?:决定|定|选|敲定|拍板|确认|确定)|(?:定|定下来|确定|敲定|拍板|落实)了[，,：:]\s*(?:是|由|选了?|就是)?|\b(?:is|are|has\s+been|have\s+been|got|was)\s+(?:now\s+)?(?:settled|decided|confirmed|locked\s+in|finali[sz]ed)\s*[:—–]\s*(?=\S)|(?<![不没别])换[\u4e00-\u9fff]{1,2}了|换成|改成|改为|改用|换了|改回|换回|恢复(?:成|为|到)|回滚(?:到|至)|回退(?:到|至)|换到|(?:切换|迁移|升级|降级|替换|取代|替代)(?!的)|改到|转到|挪到|(?:调整|变更|更改|修改|下调|上调)(?:为|成|到)/i;
+  /(?![完达组形构])(?!(?<=[\d一二两三四五六七八九十]\s*)[点时号日月])[\u4e00-\u9fff](?:到|成)了?\s*(?=\d|(?:早上|上午|中午|下午|晚上|凌晨)?[一二两三四五六七八九十百千万]+(?:点|个|天|分钟|小时|元|块|人|%))|\b(switch(ed|es|ing)?(?!\s+(?:[\w'’-]+\s+){0,2}?(?:on|off)(?![\w-]))|mov(ed|ing)|migrat(ed|ing)|chang(ed|ing)|replac(ed|ing)|swapp?(ed|ing)?|upgrad(ed|ing)|downgrad(ed|ing)|convert(ed|ing)|revert(ed|ing)?\s+to|roll(ed|ing)?\s+back\s+to|renam(ed|ing)|port(ed|ing)|transition(ed|ing)|bump(s|ed|ing)?|push(ed|ing)\s+(?:back|out|forward)\s+to|brought\s+forward\s+to|pulled\s+(?:in|forward)\s+to|(?:postpon|delay)(ed|ing)\s+to|updat(ed|ing)\s+to(?=\s+(?:[\w.-]*\d|v\d|version|firmware|release|build))|went\s+(?:with|for|from|up|down|over to|back to|through(?=\s*(?:[,.;!?]|$))))\b|\b(?:ended\s+up\s+(?:with|going\s+with|choosing|picking|using|on)|settled\s+on|opted\s+for)\b|(?:最后|最终|终于)(?:还是)?(?:决定|定|选|敲定|拍板|确认|确定)|(?:定|定下来|确定|敲定|拍板|落实)了[，,：:]\s*(?:是|由|选了?|就是)?|\b(?:is|are|has\s+been|have\s+been|got|was)\s+(?:now\s+)?(?:settled|decided|confirmed|locked\s+in|finali[sz]ed)\s*[:—–]\s*(?=\S)|(?<![不没别])换[\u4e00-\u9fff]{1,2}了|换成|改成|改为|改用|换了|改回|换回|退回(?:到|至)?|恢复(?:成|为|到)|回滚(?:到|至)|回退(?:到|至)|换到|(?:切换|迁移|升级|降级|替换|取代|替代)(?!的)|改到|转到|挪到|(?:调整|变更|更改|修改|下调|上调)(?:为|成|到)/i;
 
 /** Words that put a statement next to earlier ones rather than in their place. */
 // "too" adds only where it closes its clause, maybe before a time word ("the mobile app reads it too.", "Lisbon has one too
@@ -36,10 +36,29 @@ const ADDITIVE =
  * ("nope, gate 14") or a slip of the hand or eye ("写错了，是 B2 层") too. It replaces the
  * closest thing said moments before, whether or not it names the old value.
  */
-const CORRECTION = /^\W*((?:no|nope|nah),\s+(?=[^.!?]*\d)|no,?\s+wait|wait,?\s+no|scratch that|sorry,?\s+i\s+meant?|i\s+meant?|the user\s+(?:means|meant)|(?:actually,?\s+)?make\s+(?:that|it)\b|correction|actually,?\s+(no|it'?s|that'?s|i)|oops,?\s+(i mean|it'?s)|my bad|strike that|rather)\b|^\W*(不对|(?:说|打|写|看|听|记)错了|更正|纠正一下|哦不|不是，|应该是|我记错了)/iu;
+const CORRECTION = /^\W*((?:no|nope|nah),\s+(?=[^.!?]*\d)|no,?\s+wait|wait,?\s+no|scratch that|sorry,?\s+i\s+meant?|i\s+meant?|the user\s+(?:means|meant)|(?:actually,?\s+)?make\s+(?:that|it)\b|correction|actually,?\s+(no|it'?s|that'?s|i)|oops,?\s+(i mean|it'?s)|my bad|strike that|rather)\b|^\W*(不对|(?:说|打|写|看|听|记)错了|更正|纠正一下|哦不|不是，|应该是|我记错了)|^[^，。,.]{0,16}?(?:说|讲|发|给|写)的[^，。,.]{0,10}?(?:有误|不对|错了|搞错了|弄错了)[，,]\s*(?:实际|其实|应该|正确的)|\b(?:what\s+i\s+(?:said|told\s+you|wrote)|i\s+(?:said|told\s+you|wrote))\b[^.,;]{0,40}?\b(?:was|is)\s+wrong\b[^.]{0,4}[,;:—–-]\s*(?:it'?s|it\s+is|actually)/iu;
 
 export function correctsEarlier(text: string): boolean {
   return CORRECTION.test(text);
+}
+
+/**
+ * A correction that says when the corrected words were said reaches back that far: "correction to what I said this
+ * morning", "更正一下昨天说的" (examples in no case file) correct a statement hours old, not only the one just made.
+ * The reach in hours, or 0 when the correction names no earlier time.
+ */
+const SAID_WHEN = [
+  { hours: 24, re: /\b(?:this\s+morning|earlier\s+today|today|this\s+afternoon)\b|今天|上午|早上|刚才/i },
+  { hours: 48, re: /\byesterday\b|昨天|昨晚/i },
+  // "Earlier", "之前", "last time" put no bound on it: a month, and beyond the slip's window the statement corrected must be on the topic.
+  { hours: 24 * 30, re: /\b(?:earlier|before|previously|last\s+time)\b|之前|前面|上次|先前/i },
+];
+
+export function correctionReachHours(text: string): number {
+  if (!CORRECTION.test(text)) return 0;
+  const head = text.slice(0, 80);
+  if (!/\b(?:said|told|wrote|mentioned|gave)\b|说|讲|发|给你/i.test(head)) return 0;
+  return Math.max(0, ...SAID_WHEN.filter((w) => w.re.test(head)).map((w) => w.hours));
 }
 
 /**
@@ -142,7 +161,9 @@ const CJK_PHRASE = String.raw`\s*(\d{1,2}[:：]\d{2}(?::\d{2})?|[\p{L}\p{N}._+#/
  * "use tabs instead of spaces", "replaced Jenkins with Buildkite", "从 Maven 改成了 Gradle", "不再用 Jira".
  */
 const NAMES_OLD_VALUE: RegExp[] = [
-  new RegExp(String.raw`\bfrom\s+(?:the\s+|a\s+|an\s+|our\s+)?${PHRASE_UNTIL}\s+(?:to|into|onto|over to)\s+\S`, "iu"),
+  // A route or span that names the thing ("the bus from Leith to Portobello runs every 20 min", "the bridge from the car
+  // park to the hall is closed") is followed by the verb it is the subject of; a change ends its clause after the new value.
+  new RegExp(String.raw`\bfrom\s+(?:the\s+|a\s+|an\s+|our\s+)?${PHRASE_UNTIL}\s+(?:to|into|onto|over to)\s+(?!(?:the\s+)?(?:(?!(?:and|but|so|it|which|that|this|they|we)\b)[\p{L}\p{N}-]+\s+){1,3}(?:is|are|was|were|takes?|took|leaves?|left|departs?|departed|runs?|ran|costs?|opens?|closes?|arrives?|stops?)\b)\S`, "iu"),
   new RegExp(String.raw`${PHRASE}\s*(?:→|->|=>|⟶)\s*\S`, "iu"),
   // "X is no longer used for Y" names X, its subject (a rule below), not what follows the participle.
   new RegExp(String.raw`\bno longer\s+(?!(?:used|needed|supported|maintained|required|wanted|recommended|allowed|in\s+use)\b)(?:(?:uses?|using|on|in|at|runs? on|deploys? (?:to|on)|hosted on|with|has|have|is|are|called|named|prefers?)\s+)?(?:the\s+|a\s+)?${PHRASE}`, "iu"),
@@ -154,6 +175,10 @@ const NAMES_OLD_VALUE: RegExp[] = [
   // "off the table" and "a no-go" are fixed idioms of rejection, "on the shelf" and "mothballed" of putting away: their words cannot vary.
   new RegExp(String.raw`${PHRASE}(?:['’]s|\s+(?:is|are|was|were|has|have|got))(?:\s+been)?\s+(?:now\s+)?(?:off the table|ruled out|scrapped|axed|canned|cancell?ed|shelved|killed|binned|dead(?:\s+(?:for|to)\s+(?:us|this|the)\b)|a no-go|out of the (?:picture|running)|on the shelf|in storage|mothballed|gathering dust)\b`, "iu"),
   new RegExp(String.raw`${PHRASE}\s+(?:fell through|won['’]t work|will not work|doesn['’]t work (?:for|with))\b`, "iu"),
+  // A named product whose term with us ran out, or that went back where it came from, is no longer in use: "the
+  // Mailgun plan expired in March", "our Lumen lease ended", "the Brother label printer was returned to the supplier".
+  new RegExp(String.raw`(?=\p{Lu})${PHRASE_UNTIL}(?:['’]s)?\s+(?:contract|licen[cs]e|subscription|lease|plan|account|trial|deal)\s+(?:has\s+|had\s+)?(?:lapsed|expired|ended|run\s+out|ran\s+out|was\s+(?:cancell?ed|terminated|not\s+renewed))\b`, "u"),
+  new RegExp(String.raw`(?=\p{Lu})${PHRASE_UNTIL}\s+(?:went|was\s+sent|got\s+sent|was\s+returned|got\s+returned)\s+(?:back\s+)?to\s+(?:the\s+|its\s+)?(?:vendor|supplier|seller|manufacturer|dealer|lessor|rental\s+company)\b`, "u"),
   // "X is out, Y in": the pair out … in is the idiom of one value taking another's place ("Figma's out, Penpot's in").
   new RegExp(String.raw`${PHRASE_UNTIL}(?:['’]s|\s+(?:is|are))\s+out\s*[,;—–-]+\s*[\p{L}\p{N}][\p{L}\p{N}._+#/-]*(?:\s+[\p{L}\p{N}][\p{L}\p{N}._+#/-]*){0,2}(?:['’]s|\s+(?:is|are))?\s+in\b(?=\s*(?:$|[,.;!?—–-]|\p{Extended_Pictographic}|for\b|now\b|as\b))`, "iu"),
   // The old value given after the new one: "(it used to be 10 MB)", "it was Tuesdays before", "之前是70%".
@@ -340,9 +365,14 @@ export function slotTokens(text: string): Set<string> {
   return out;
 }
 
-/** Who said it is not what it is about: "Priya says: …", "Omar mentioned that …", "小王说：…", a nickname and a colon ("老孙：…"). */
+/**
+ * Who said it is not what it is about: "Priya says: …", "Omar mentioned that …", "小王说：…", a nickname and a colon ("老孙：…");
+ * nor is whom to pass it on to: "let the night shift know, …", "跟仓库说一声，…" (examples in no case file).
+ */
 export function withoutSpeaker(text: string): string {
-  return text.replace(/^\s*(?:[A-Z][\p{L}'-]*(?:\s+[A-Z][\p{L}'-]*)?\s+(?:says|said|mentioned|noted|wrote)\s*(?:[:：]|that\b)?|[\u4e00-\u9fff]{1,4}(?:说|表示|提到)\s*[:：，,]?|[阿小老][\u4e00-\u9fff]\s*[:：])\s*/u, "");
+  return text
+    .replace(/^\s*(?:(?:let|tell)\s+(?:the\s+)?[\p{L}' -]{1,30}?\s+know\s*[,:，：]|(?:跟|和|给|告诉|通知)[\u4e00-\u9fff]{1,6}?(?:说一声|说一下|说下|讲一下|讲一声|知会一声)\s*[，,：:])\s*/iu, "")
+    .replace(/^\s*(?:[A-Z][\p{L}'-]*(?:\s+[A-Z][\p{L}'-]*)?\s+(?:says|said|mentioned|noted|wrote)\s*(?:[:：]|that\b)?|[\u4e00-\u9fff]{1,4}(?:说|表示|提到)\s*[:：，,]?|[阿小老][\u4e00-\u9fff]\s*[:：])\s*/u, "");
 }
 
 export interface SlotMatch {
@@ -564,13 +594,27 @@ export function labelThing(text: string): string[] | null {
 /** Measure words that count units of work in Chinese: items, sheets, rows, weeks, chapters, episodes, rounds, rooms, batches, articles, pages, questions, courses, levels, matches, scenes, stops, floors, households. */
 const COUNTED = "个张条项份台排周章节集期轮间栋套箱件单批篇页题道首部课门关场幕站层户";
 
+// Within the count's clause any words may stand before the state; past a clause break only the state's own subject
+// ("…, the move is done"), so a state denied there ("…, the install is not finished") is not reached.
 const ALL_DONE_EN = /\ball\s+(?:of\s+)?(?:the\s+|our\s+)?(\d+)\b(?:[^.,;!?]{0,30}?|[^.!?]{0,60}?[,;—–-]\s*(?:the\s+)?[\p{L}-]+\s+(?:is\s+|are\s+|now\s+)?)\b(?:done|finished|complete[d]?|shipped|installed|migrated|moved|ported|sent|delivered|signed|in the can|wrapped|through)\b/iu;
-const ALL_DONE_ZH = new RegExp(String.raw`(\d+)\s*[${COUNTED}][^，。,\d]{0,6}?(?:全部|都|全)(?:已经|已)?[\u4e00-\u9fff]{0,2}?(?:完|好了|完成|搞定|到齐|结束)`, "u");
+// A count that reached its total by a verb of finishing, or of handing over ("40 箱全部发货了", "8 份合同都签完了").
+const ALL_DONE_ZH = new RegExp(String.raw`(\d+)\s*[${COUNTED}][^，。,\d]{0,6}?(?:全部|都|全)(?:已经|已)?(?:[\u4e00-\u9fff]{0,2}?(?:完|好了|完成|搞定|到齐|结束)|(?:交付|交货|发货|送达|送到|到货|上线|发布|验收|签约|签完|付清|结清|交齐|收齐)(?:了|完毕))`, "u");
+
+const DONE_AND_LEFT_ZH = new RegExp(String.raw`(?:累计|总共|已经?|完成了?|做完了?|弄完了?)\s*(\d+)\s*([${COUNTED}])[^。；;\d]{0,8}?(?:还剩下?|剩下?|还有|还差)\s*(\d+)\s*\2`, "u");
+const DONE_AND_LEFT_EN = /\b(\d+)\s+(?:[\p{L}-]+\s+){0,2}?(?:done|finished|complete|completed|packed|shipped|installed|migrated|scanned|sorted|in)\b[^.;!?\d]{0,20}?\b(\d+)\s+(?:[\p{L}-]+\s+){0,2}?(?:left|to\s+go|remaining|outstanding)\b/iu;
+
+/** The total of a count done and a count left, or null. */
+function doneAndLeft(text: string): number | null {
+  const zh = DONE_AND_LEFT_ZH.exec(text);
+  if (zh) return Number(zh[1]) + Number(zh[3]);
+  const en = DONE_AND_LEFT_EN.exec(text);
+  return en ? Number(en[1]) + Number(en[2]) : null;
+}
 
 /** A count against a total ("7 of 12 screens", "7/12", "完成 7/12"): progress of one task keeps its total and its unit. */
 export function progressFrame(written: string): { total: string; frame: Set<string> } | null {
-  // However the count is written: "eleven of the 30 crates", "四十排".
-  const text = withDigits(written);
+  // However the count is written: "eleven of the 30 crates", "四十排", "2,300 of 9,000".
+  const text = withDigits(written).replace(/(\d),(?=\d{3}(?!\d))/g, "$1");
   // A few words may stand between the count and its total: "down to 87 unread, out of the 200 sent".
   const m =
     [...text.matchAll(/(\d+)\s*(?:of|out of|\/|／)\s*(?:the\s+)?(\d+)/gi)].find((c) => Number(c[1]) <= Number(c[2])) ??
@@ -584,12 +628,17 @@ export function progressFrame(written: string): { total: string; frame: Set<stri
     ? null
     : (text.match(new RegExp(String.raw`(\d+)\s*[${COUNTED}][^，。,]{0,16}?(\d+)\s*[${COUNTED}]`, "u")) ??
       (sameWord && !/[年月日号点时分秒天岁度元米克升]/u.test(sameWord[2] ?? "") ? [sameWord[0], sameWord[1] ?? "", sameWord[3] ?? ""] : null));
+  // A total named as one ("一共 12 件，目前完成了 4 件") reaches over a clause break.
+  const namedTotal = m || totalFirst ? null : text.match(new RegExp(String.raw`(?:共|总共|一共|总计)\s*(\d+)\s*([${COUNTED}])[^。；;]{0,16}?(\d+)\s*\2`, "u"));
+  const first = totalFirst ?? (namedTotal ? [namedTotal[0], namedTotal[1] ?? "", namedTotal[3] ?? ""] : null);
   // A count never exceeds its total: "第2章 12 关全部做完" is chapter 2's twelve levels, not 12 of 2.
-  const zh = totalFirst && Number(totalFirst[2]) <= Number(totalFirst[1]) ? totalFirst : null;
+  const zh = first && Number(first[2]) <= Number(first[1]) ? first : null;
   // The count that reached its total says "all N … done": "all 40 pallets are delivered", "24 间全部刷完".
   const all = m || zh ? null : text.match(ALL_DONE_EN) ?? text.match(ALL_DONE_ZH);
-  if (!m && !zh && !all) return null;
-  const total = m ? (m[2] ?? "") : zh ? (zh[1] ?? "") : (all?.[1] ?? "");
+  // A count done and a count left make the total: "累计 9 件，剩下 3 件", "14 crates packed, 6 to go".
+  const split = m || zh || all ? null : doneAndLeft(text);
+  if (!m && !zh && !all && split === null) return null;
+  const total = m ? (m[2] ?? "") : zh ? (zh[1] ?? "") : all ? (all[1] ?? "") : String(split);
   const frame = new Set([...slotTokens(text)].filter((t) => !/\d/.test(t)));
   return { total, frame };
 }
@@ -721,7 +770,9 @@ export function quantityAttribute(newer: string, older: string): SlotMatch | nul
  * The words two statements both open with, the thing they are about ("Biscuit weighs…" / "Biscuit weighed in…",
  * "报修小程序后端…" / "报修小程序目前…"): Chinese from two characters, other text up to the last whole word.
  */
-export function sharedOpening(a: string, b: string): Set<string> {
+export function sharedOpening(first: string, second: string): Set<string> {
+  const a = withoutSpeaker(first);
+  const b = withoutSpeaker(second);
   let prefix = 0;
   while (prefix < Math.min(a.length, b.length) && a[prefix]?.toLowerCase() === b[prefix]?.toLowerCase()) prefix++;
   if (hasCjk(a)) return prefix >= 2 ? new Set(contentTokens(a.slice(0, prefix))) : new Set();

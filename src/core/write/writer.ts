@@ -398,6 +398,9 @@ function strongest(found: Array<{ rel: Relation; similarity: number }>, explicit
       const held = contentTokenSet(other.content);
       return words.some((w) => held.has(w));
     };
+    // A correction names no value: it replaces the one closest statement it corrects, never a neighbour that shares a word.
+    const best = named[0] as { rel: Relation };
+    if (best.rel.kind === "supersedes" && best.rel.elliptical) return [best.rel];
     return named.filter((f, i) => i === 0 || alsoAbout(f.rel.existing)).map((f) => f.rel);
   }
   if (explicitSubject) return found.map((f) => f.rel);

@@ -1,6 +1,7 @@
 import { strict as assert } from "node:assert";
 import { extractRules, turnIsNoise } from "../../../src/core/write/extract.js";
 import { namesSomeone } from "../../../src/core/write/chatter.js";
+import { thirdParty } from "../../../src/core/write/classify.js";
 import { resolveConfig } from "../../../src/core/config.js";
 import { splitSentences } from "../../../src/core/text/sentences.js";
 
@@ -484,5 +485,27 @@ describe("a name that opens the sentence (fresh20)", () => {
 
   it("a pronoun, a pointing word or a day word opening the sentence is no name", () => {
     for (const text of ["That's all for today", "Everyone's wiped after the move", "Tomorrow's looking busy", "It's pouring again"]) assert.equal(namesSomeone(text), false, text);
+  });
+});
+
+describe("a question typed without its mark, and people named by kinship or by the group next door (fresh21)", () => {
+  it("an English question by word order alone is not stored; a statement opening with a question word is", () => {
+    assert.deepEqual(extractRules("hey did anyone catch the match last night", opts), []);
+    assert.deepEqual(extractRules("how was the drive back everyone", opts), []);
+    assert.equal(extractRules("How we tag releases is written up in RELEASING.md.", opts).length, 1);
+  });
+
+  it("a relative or a neighbouring group is a third party", () => {
+    assert.equal(thirdParty("My uncle who runs a print shop swears by Konica presses."), "uncle");
+    assert.equal(thirdParty("我堂姐在药厂做质检，她们用的是液相色谱"), "堂姐");
+    assert.equal(thirdParty("隔壁实验室做细胞培养用的是另一家的培养基"), "实验室");
+  });
+});
+
+describe("a line announcing news (fresh21)", () => {
+  it("a header that only announces news is not stored", () => {
+    assert.deepEqual(extractRules("ok, quick budget update!", opts), []);
+    assert.deepEqual(extractRules("坏消息！", opts), []);
+    assert.equal(extractRules("Budget update: the print run now costs 900 euros.", opts).length, 1);
   });
 });

@@ -1,5 +1,5 @@
 import { strict as assert } from "node:assert";
-import { extractRules, takenBackPointer, takesBackTurn } from "../../../src/core/write/extract.js";
+import { extractRules, readTakeBack } from "../../../src/core/write/extract.js";
 import { makeEngine, MINUTE } from "../../helpers/fakes.js";
 
 // A message that only takes back the speaker's previous one ("ignore what I just said", "当我没说"): what that
@@ -7,10 +7,10 @@ import { makeEngine, MINUTE } from "../../helpers/fakes.js";
 describe("a turn that takes back the one before it", () => {
   it("says so by pointing at the speaker's own words, not by a bare 'never mind'", () => {
     for (const text of ["ignore what I just said, wrong repo", "Scratch that.", "我刚才说的不算，当我没说。", "收回刚才那句，维持原样。", "I take that back, we keep the current setup."]) {
-      assert.ok(takesBackTurn(text), text);
+      assert.ok(readTakeBack(text).takesBack, text);
     }
     for (const text of ["never mind", "算了", "never mind, it works now", "Scratch that, the offsite is in Porto.", "The cron runs at 2am, ignore what I said about 3am."]) {
-      assert.equal(takesBackTurn(text), false, text);
+      assert.equal(readTakeBack(text).takesBack, false, text);
     }
   });
 
@@ -47,8 +47,8 @@ describe("a turn that takes back the one before it", () => {
 
 describe("more ways of taking back the turn before (fresh13)", () => {
   it("'wait no, ignore that, don't change anything' takes it back", () => {
-    assert.ok(takesBackTurn("wait no, ignore that, don't change anything yet, I still need the client's OK"));
-    assert.equal(takesBackTurn("ignore that warning, the build is fine"), false, "'that' followed by a noun is a thing, not the speaker's words");
+    assert.ok(readTakeBack("wait no, ignore that, don't change anything yet, I still need the client's OK").takesBack);
+    assert.equal(readTakeBack("ignore that warning, the build is fine").takesBack, false, "'that' followed by a noun is a thing, not the speaker's words");
   });
 });
 
@@ -68,21 +68,21 @@ describe("taking back, said as people say it (fresh20)", () => {
 
   it("'forget I said that' with a mix-up and a promise to check takes the turn before back and keeps nothing", () => {
     const text = "hold on, forget I said that, I got the two vans mixed up. I'll check on Monday.";
-    assert.ok(takesBackTurn(text));
+    assert.ok(readTakeBack(text).takesBack);
     assert.deepEqual(rulesOf(text), []);
   });
 
   it("a value said, doubted and not to be kept leaves nothing; a place to keep it in is no take-back", () => {
     assert.deepEqual(rulesOf("The courier pickup is at 3pm... no wait, scratch that, not certain. Don't store it, I'll verify."), []);
-    assert.equal(takesBackTurn("Don't save it in the wiki, put it in the runbook."), false);
+    assert.equal(readTakeBack("Don't save it in the wiki, put it in the runbook.").takesBack, false);
     assert.equal(rulesOf("Don't save it in the wiki, put it in the runbook.").length, 1);
     assert.equal(rulesOf("不要保存密码到浏览器里，统一用公司的密码管理器。").length, 1, "a rule about saving something is no take-back");
   });
 
   it("points at the one thing taken back", () => {
-    assert.ok(takesBackTurn("嗯，快递柜那条先别记，我跟另一栋楼搞混了"));
-    assert.equal(takenBackPointer("嗯，快递柜那条先别记，我跟另一栋楼搞混了"), "快递柜");
-    assert.equal(takenBackPointer("当我没说。"), null);
+    assert.ok(readTakeBack("嗯，快递柜那条先别记，我跟另一栋楼搞混了").takesBack);
+    assert.equal(readTakeBack("嗯，快递柜那条先别记，我跟另一栋楼搞混了").pointer, "快递柜");
+    assert.equal(readTakeBack("当我没说。").pointer, null);
   });
 
   it("takes back only the memory that names what it points at", async () => {
