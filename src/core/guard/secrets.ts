@@ -228,30 +228,35 @@ const NEAR_TOKEN = new RegExp(
 /** What may stand between a credential word and "to" for "to" to give its value: nothing, or a verb of setting. */
 const SET_BEFORE_TO = /^(?:\s*|.*\b(?:set|reset|changed?|updated?|rotated?|switched|bumped|flipped|regenerated|rolled))$/i;
 
-/** The first value after a join in the window that is the credential itself. */
-function valueAfterJoin(text: string, from: number, window: string, joins: RegExp, cls: CredentialClass, inChinese: boolean): { start: number; end: number } | null {
+/** Every join in the window: where it stands in the window, what it says, and where its value starts in the text. */
+function joinsIn(window: string, from: number, joins: RegExp): Array<{ index: number; join: string; valueAt: number }> {
+  const out: Array<{ index: number; join: string; valueAt: number }> = [];
   joins.lastIndex = 0;
   for (let j = joins.exec(window); j !== null; j = joins.exec(window)) {
-    const v = valueAt(text, from + j.index + j[0].length);
-    const join = j[0].trim().toLowerCase();
+    out.push({ index: j.index, join: j[0].trim().toLowerCase(), valueAt: from + j.index + j[0].length });
+    if (j[0].length === 0) joins.lastIndex++;
+  }
+  return out;
+}
+
+/** The first value after a join in the window that is the credential itself. */
+function valueAfterJoin(text: string, from: number, window: string, joins: RegExp, cls: CredentialClass, inChinese: boolean): { start: number; end: number } | null {
+  for (const { index, join, valueAt: at } of joinsIn(window, from, joins)) {
+    const v = valueAt(text, at);
     // "to" joins only a value that cannot be a word, right after the credential word or a verb of setting it:
     // "changed my password to Maple!42", "the token was rotated to …" — not "password to access", nor where a
     // key goes ("the key was copied to known_hosts", "密钥已经加到 keyring").
-    const toValue = join !== "to" || (!/^[A-Za-z]+$/.test(v?.value ?? "") && SET_BEFORE_TO.test(window.slice(0, j.index)));
-    const ok = v && toValue && isCredentialValue(v.value, text.slice(v.end), cls, v.quoted, /[=:：]/.test(join), inChinese);
-    if (ok) return { start: v.start, end: v.end };
-    if (j[0].length === 0) joins.lastIndex++;
+    const toValue = join !== "to" || (!/^[A-Za-z]+$/.test(v?.value ?? "") && SET_BEFORE_TO.test(window.slice(0, index)));
+    if (v && toValue && isCredentialValue(v.value, text.slice(v.end), cls, v.quoted, /[=:：]/.test(join), inChinese)) return { start: v.start, end: v.end };
   }
   return null;
 }
 
 /** After an id or name of a credential only a random-looking value is secret (an AccessKey ID, not a key's label). */
 function randomAfterJoin(text: string, from: number, window: string, joins: RegExp): { start: number; end: number } | null {
-  joins.lastIndex = 0;
-  for (let j = joins.exec(window); j !== null; j = joins.exec(window)) {
-    const v = valueAt(text, from + j.index + j[0].length);
+  for (const { valueAt: at } of joinsIn(window, from, joins)) {
+    const v = valueAt(text, at);
     if (v && looksRandom(v.value, 16)) return { start: v.start, end: v.end };
-    if (j[0].length === 0) joins.lastIndex++;
   }
   return null;
 }
@@ -279,13 +284,7 @@ function adjacentValue(text: string, from: number): { start: number; end: number
 const SPOKEN_DIGITS = /^[零〇一二三四五六七八九幺两]{4,}(?![\u3400-\u9fff]*(?:位|个|次|遍|字|号|天|年|月|日))/u;
 
 function spokenValue(text: string, from: number, window: string, joins: RegExp): { start: number; end: number } | null {
-  const at = [from];
-  joins.lastIndex = 0;
-  for (let j = joins.exec(window); j !== null; j = joins.exec(window)) {
-    at.push(from + j.index + j[0].length);
-    if (j[0].length === 0) joins.lastIndex++;
-  }
-  for (const a of at) {
+  for (const a of [from, ...joinsIn(window, from, joins).map((j) => j.valueAt)]) {
     const m = SPOKEN_DIGITS.exec(text.slice(a));
     if (m) return { start: a, end: a + m[0].length };
   }
