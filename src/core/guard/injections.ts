@@ -64,6 +64,14 @@ function reportedAsAttack(text: string, at: number, length: number): boolean {
   return REPORTED_ATTACK.test(before.slice(start) + " " + (stop < 0 ? after : after.slice(0, stop)));
 }
 
+/**
+ * An order described as a thing, in a text about attacks: a noun of speech that a clause says would make the
+ * model do something ("a comment that tells the bot to drop its rules", "一段让模型无视系统提示的文字" — examples
+ * in no case file) names the attack, as a quotation reported as one does; the description is not read as an order.
+ */
+const DESCRIBED_ORDER =
+  /\b(?:a|an|the|one|some|any)\s+(?:hidden\s+|planted\s+|buried\s+)?(?:line|sentence|message|note|prompt|instruction|comment|text|string|phrase|paragraph)s?\s+(?:that|which)\s+(?:tells?|makes?|asks?|instructs?|gets?|tricks?|orders?)\s+(?:the\s+|an?\s+)?(?:ai|model|assistant|bot|llm|agent|chatbot)s?\s+(?:to\s+|into\s+)[^.,;!?]{0,80}|(?:让|叫|要求|命令|指使|诱导|骗)(?:ai|模型|助手|机器人|大模型|智能体|系统)[^，。；！？,;]{0,40}?的(?:话|句子|指令|内容|文字|提示词?|一句|一段|段落)/giu;
+
 function read(raw: string): Reading {
   const text = raw
     .normalize("NFKC")
@@ -72,7 +80,8 @@ function read(raw: string): Reading {
     .replace(INVISIBLE, "")
     .replace(/[ \t\u00a0\u3000]+/g, " ")
     .replace(MENTIONED, (_m, cue?: string) => `${cue ?? ""} "…"`)
-    .replace(QUOTATION, (quote: string, at: number, whole: string) => (reportedAsAttack(whole, at, quote.length) ? '"…"' : quote));
+    .replace(QUOTATION, (quote: string, at: number, whole: string) => (reportedAsAttack(whole, at, quote.length) ? '"…"' : quote))
+    .replace(DESCRIBED_ORDER, (described: string, at: number, whole: string) => (reportedAsAttack(whole, at, described.length) ? '"…"' : described));
   const sentences = text
     .split(/(?<=[.!?])\s+|[。！？\n]+/)
     .map((s) => s.trim())

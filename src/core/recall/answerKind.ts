@@ -28,9 +28,12 @@ const ZH_TIME = /什么时[候间]|何时|哪[天年月周]|几[点号月]/;
 const EN_PLACE = /\bwhere\b|\bwhich\s+(?:city|country|region|town|room|building|floor|office|site|data\s*cent(?:er|re)|datacenter|zone|warehouse|shop|store|branch|venue|folder|directory|bucket)\b/i;
 const ZH_PLACE = /哪里|哪儿|在哪|哪个(?:城市|国家|地区|省|机房|区|楼|仓|地方|位置|门店|目录)|什么地方|哪座城/;
 
+/** A question after progress asks how much is done: "where are we on the audit", "拆迁进度" are answered by a count. */
+const PROGRESS_ASKED = /\bprogress\b|进度|进展到|完成了?多少/i;
+
 export function askedKind(question: string): AnswerKind | null {
   if (EN_TIME.test(question) || ZH_TIME.test(question)) return "time";
-  if (HOW_MEASURE.test(question) || ZH_MEASURE.test(question)) return "amount";
+  if (HOW_MEASURE.test(question) || ZH_MEASURE.test(question) || PROGRESS_ASKED.test(question)) return "amount";
   if (EN_PLACE.test(question) || ZH_PLACE.test(question)) return "place";
   return null;
 }

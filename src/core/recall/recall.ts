@@ -161,11 +161,18 @@ async function recallQuestion(
   const k = params.k ?? ctx.config.recall.defaultK;
   const asked = ctx.reranker !== null && (ctx.reranker.kind === "cross-encoder" || ctx.config.recall.secondOpinionWeight > 0);
   if (asked) ctx.reranker?.prepare?.(params.query);
-  const q = queryFeatures(params.query, await embedOne(ctx, params.query, "query"), thresholdsOf(ctx));
+  // The word searches need no vector: they run while the model embeds the query (on its own threads).
+  const queryVector = embedOne(ctx, params.query, "query");
+  const filters = filtersOf(ctx, params, scope);
+  const named = namedIn(ctx, params.query);
+  const [byWords, byNames] = wordSearches(ctx, params.query, named, filters);
+  // Settled here only so that a failed embedding leaves no search's rejection unhandled; each is awaited below.
+  byWords.catch(() => undefined);
+  byNames.catch(() => undefined);
+  const q = queryFeatures(params.query, await queryVector, thresholdsOf(ctx));
   // Validity is read on the hits (model/lastKnown.ts): a task's last known state answers after its working lifetime.
   const taskTtlMs = taskLifetimeMs(ctx.config);
   const held = (hits: Array<Hit<MemoryRecord>>): Array<Hit<MemoryRecord>> => hits.filter((h) => stillHeld(h.record, now, taskTtlMs));
-  const filters = filtersOf(ctx, params, scope);
   const { filter, searched, widen } = filters;
 
   const sources = ctx.config.recall.candidateSources;
@@ -175,7 +182,6 @@ async function recallQuestion(
     sources.includes("fullText") ? ctx.store.searchMemoriesByText(params.query, f, n) : Promise.resolve([]);
   // The temporal and entity retrievers add candidates the query's vector and words rank too low.
   const askedSpan = sources.includes("temporal") ? askedTime(params.query, now) : null;
-  const named = namedIn(ctx, params.query);
   const around = askedSpan ? saidAround(filter, askedSpan) : null;
   const none = Promise.resolve([] as Array<Hit<MemoryRecord>>);
   const vectorAsked = ctx.config.recall.vectorCandidates + widen;
@@ -187,7 +193,6 @@ async function recallQuestion(
     found.push(...hits.map((h) => h.record.id));
     return hits;
   };
-  const [byWords, byNames] = wordSearches(ctx, params.query, named, filters);
   const [vectorHits, textHits, byTimeVector, byTimeText, byEntity] = await Promise.all([
     byVectorIn(searched, vectorAsked)
       .then((hits) => {

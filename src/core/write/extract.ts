@@ -96,7 +96,7 @@ const QUESTION_END = /[?？]\s*$|(?:吗|呢|么|咋样|怎么样|如何|啥|几�
  * subject, typed without a question mark. Examples, in no case file: "anyone know where the spare keys went",
  * "did u see the game last night". A sentence with a value or a colon after it states ("what was agreed: …").
  */
-const INVERTED_EN = /^(?:(?:so|and|ok|okay|hey|also)[\s,]+)?(?:(?:how|what|where|when|who|why|which)\s+(?:is|was|are|were|do|does|did|can|could|will|would|should|has|have)|(?:did|do|does|is|are|was|were|has|have|can|could|will|would|should)\s+(?:you|u|ya|anyone|anybody|everyone|everybody|someone|somebody|we|they))\b/i;
+const INVERTED_EN = /^(?:(?:so|and|ok|okay|hey|also)[\s,]+)?(?:(?:how|what|where|when|who|why|which)\s+(?:is|was|are|were|do|does|did|can|could|will|would|should|has|have)|(?:did|do|does|is|are|was|were|has|have|can|could|will|would|should)\s+(?:you|u|ya|anyone|anybody|everyone|everybody|someone|somebody|we|they|it|there|this|that|he|she|i))\b/i;
 
 /** A proposal answering the question before it: "…，要不叫个外卖", "…, how about the noodle bar". */
 const PROPOSAL = /^(?:要不要?|不如|how about|what about|why don'?t we|shall we)\b|^(?:要不要?|不如)/iu;
@@ -109,7 +109,8 @@ const PROPOSAL = /^(?:要不要?|不如|how about|what about|why don'?t we|shall
 function asks(s: string): boolean {
   const bare = s.replace(TRAILING_MOOD, "").trim();
   if (QUESTION_END.test(bare)) return true;
-  if (INVERTED_EN.test(bare) && !/[:;：；]/.test(bare) && !carriesHardValue(bare)) return true;
+  // "Should it fail, …", "were it not for …" put a condition first: an inversion before a comma is no question.
+  if (INVERTED_EN.test(bare) && !/[:;：；]/.test(bare) && !(/^(?:should|were)\b/i.test(bare) && /,/.test(bare)) && !carriesHardValue(bare)) return true;
   const clauses = bare.split(/[,，;；]\s*/u).filter((c) => c.length > 0);
   return clauses.length > 1 && QUESTION_END.test(clauses[0] as string) && clauses.slice(1).every((c) => PROPOSAL.test(c)) && !carriesHardValue(bare);
 }

@@ -6,7 +6,7 @@ import { contentTokens, contentTokenSet, diceOf, lexicalSimilarity, tokenDiffere
 import { chineseNumeral, withDigits } from "../text/numerals.js";
 import { cosine } from "../text/vector.js";
 import { isGenericSubject } from "./classify.js";
-import { announcesChange, boundSaid, labelThing, isAdditive, correctsEarlier, correctionReachHours, holdsValue, keepsPartAsBefore, keysDiffer, modifiersDiffer, subjectNamesSlot, numberedAttribute, boundedAttribute, quantityAttribute, oldValues, progressFrame, responsibilityReading, sameLeadingThing, sameSlot, saysIncluded, sharedOpening, slotTokens, taskLabel, taskLabelText, valueReplacedByPhrase, valueTokens, versionedSlot, versionsNamed, versionsOfTwoThings } from "./slot.js";
+import { announcesChange, boundSaid, labelThing, isAdditive, correctsEarlier, correctionReachHours, holdsValue, keepsPartAsBefore, keysDiffer, modifiersDiffer, subjectNamesSlot, numberedAttribute, boundedAttribute, quantityAttribute, oldValues, progressFrame, responsibilityReading, sameLeadingThing, sameSlot, saysIncluded, sharedOpening, slotTokens, taskLabel, taskLabelText, valueReplacedByPhrase, valueTokens, twoNamedThings, versionedSlot, vouchedWords, codeWords, withoutSpeaker, versionsNamed, versionsOfTwoThings } from "./slot.js";
 
 export interface Candidate {
   content: string;
@@ -74,9 +74,11 @@ export type Relation =
  * or announces that something changed: "change of plan: the offsite is in Porto", "报销流程有调整：…".
  * "A new …" introduces a thing ("the van has a new roof rack"); "the new …" and "new …:" give a value.
  * "Now that …" gives a reason ("now that the grant came through, …"), not a time.
+ * A return to an earlier value is a new value too: "the shuttle stops at the east gate again", "the limit is back to
+ * 10 per day", "门禁重新由物业管理" (examples in no case file).
  */
 const UPDATE_CUE =
-  /\b(now(?!\s+that\b)|instead|anymore|actually|going forward|from now on|these days|nowadays|updated|(?<!\ban?\s)new|never ?mind|scratch that|forget (it|that))\b|\b(starting|effective|as of|beginning)\s+(from\s+)?(today|tomorrow|tonight|next|this|on|the\s+\d|\d|mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|q[1-4])|\bfrom\s+(the\s+)?\d{1,2}(st|nd|rd|th)?\s+(on|onwards?)\b|(?:^|[,;.:!?]\s*|\b(?:and|but|so)\s+)from\s+(today|tomorrow|tonight|next\s+\w+|this\s+(?:week|month|sprint|quarter)|mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?\b(?!['’])|\b(change of plans?|plans? (have |has )?changed|there'?s been a change)\b|有(变化|变动|调整)|现在|目前|如今|(?:从|自)\s*(?:今天|现在|本周|下周|\d{1,4}\s*[年月日号]|[明后本下]|周[一二三四五六日天]|星期|[一二三四五六七八九十]+月)[^，。,；;]{0,10}?(?:开始|起)|(?:下|本|这)(?:周|个?月|礼拜|星期)[一二三四五六日天]?(?:一)?(?:开始|起)|最新|新的|算了|还是|不.了/i;
+  /\b(now(?!\s+that\b)|instead|anymore|actually|going forward|from now on|these days|nowadays|updated|(?<!\ban?\s)new|never ?mind|scratch that|forget (it|that))\b|\b(starting|effective|as of|beginning)\s+(from\s+)?(today|tomorrow|tonight|next|this|on|the\s+\d|\d|mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|q[1-4])|\bfrom\s+(the\s+)?\d{1,2}(st|nd|rd|th)?\s+(on|onwards?)\b|(?:^|[,;.:!?]\s*|\b(?:and|but|so)\s+)from\s+(today|tomorrow|tonight|next\s+\w+|this\s+(?:week|month|sprint|quarter)|mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?\b(?!['’])|\b(change of plans?|plans? (have |has )?changed|there'?s been a change)\b|有(变化|变动|调整)|现在|目前|如今|(?:从|自)\s*(?:今天|现在|本周|下周|\d{1,4}\s*[年月日号]|[明后本下]|周[一二三四五六日天]|星期|[一二三四五六七八九十]+月)[^，。,；;]{0,10}?(?:开始|起)|(?:下|本|这)(?:周|个?月|礼拜|星期)[一二三四五六日天]?(?:一)?(?:开始|起)|最新|新的|算了|还是|不.了|重新|\bagain\b|\bback\s+(?:to|on)\b/i;
 
 /**
  * A clause that gives the reason for a statement says why, not what changed: its "new" or "now" is no cue for the
@@ -84,6 +86,18 @@ const UPDATE_CUE =
  * new reader is in" — examples in no case file).
  */
 const REASON_CLAUSE = /[,;]?\s*\b(?:now\s+that|because|given\s+that|seeing\s+(?:as|that))\b[^.;!?]*/gi;
+
+/**
+ * An event whose consequence says what holds from now on is also that new value: "the lift was fixed on Monday, so
+ * deliveries use the rear door again", "配电箱昨天修好了，所以现在又走原来的线路" (examples in no case file).
+ */
+const CONSEQUENCE = /(?:[,;，；]\s*|\s)(?:so|which\s+means|that\s+means|hence)\s+(.+)$|(?:所以|因此|于是)(.+)$/isu;
+
+function consequenceHoldsNow(text: string): boolean {
+  const m = CONSEQUENCE.exec(text);
+  const then = m?.[1] ?? m?.[2];
+  return then !== undefined && UPDATE_CUE.test(then);
+}
 
 function withoutReason(text: string): string {
   return text.replace(REASON_CLAUSE, "");
@@ -181,7 +195,9 @@ export function replacesNamedValue(candidate: string, existing: string, olds: st
   const across = hasCjk(candidate) !== hasCjk(existing);
   // A value named with its head noun ("the Friday slot got cancelled") names the value alone too: a memory that
   // holds "on Fridays" holds it, though it never says "slot".
-  const values = valueTokens(candidate);
+  // A code opening the phrase owns what follows ("the FL-3 hydraulic pump was swapped"): it is no value named.
+  const codes = codeWords(candidate);
+  const values = new Set([...valueTokens(candidate)].filter((t) => !codes.has(t)));
   const bare = olds.map((v) => v.filter((t) => values.has(t))).filter((v, i) => v.length > 0 && v.length < (olds[i] as string[]).length);
   const named = across ? olds.map(spelledAlike) : [...olds, ...bare];
   return named.some((v) => holdsValue(held, v)) && (!holdsValue(held, newValueTokens(candidate, olds)) || newVersionUnsaid(candidate, existing));
@@ -251,6 +267,7 @@ export function sameTask(a: string, b: string, frameSimilarity: number, topicClo
   if (la && lb) return sameTaskAcrossLanguages(a, b, topicClose);
   if (sameLeadingThing(a, b)) return true;
   if (seriesDiffer(a, b)) return false;
+  if (otherTaskNamed(a, b) || otherTaskNamed(b, a)) return false;
   // Two status reports as close in meaning as a restatement, on no two items of a series, report on one task ("瓷砖铺完两个房间" / "砖一共贴完四个房间了").
   if (veryClose) return true;
   if (sameTaskAcrossLanguages(a, b, topicClose)) return true;
@@ -259,6 +276,28 @@ export function sameTask(a: string, b: string, frameSimilarity: number, topicClo
   if (pa === null || pb === null || pa.total !== pb.total) return false;
   return diceOf(pa.frame, pb.frame) >= frameSimilarity || (topicClose && [...pa.frame].some((t) => pb.frame.has(t)));
 }
+
+/**
+ * A labelled line and a line that names another task first: none of the label's head words (before "at", "in",
+ * "for", "on") is in the other line, which opens with words of its own. Where both happen is no task: "Roof
+ * survey at Depot 4: 30%" / "Depot 4 gutter repair is 2 of 6 bays" (examples in no case file).
+ */
+function otherTaskNamed(labelled: string, other: string): boolean {
+  const label = taskLabelText(labelled);
+  // Across languages no word is shared; against the same total the count itself names the task.
+  if (label === null || hasCjk(labelled) !== hasCjk(other)) return false;
+  const [pa, pb] = [progressFrame(labelled), progressFrame(other)];
+  if (pa !== null && pb !== null && pa.total === pb.total) return false;
+  const head = contentTokens(label.split(/\s+(?:at|in|for|on|@)\s+/i)[0] ?? "").filter((t) => !/^\d+$/.test(t));
+  const words = contentTokenSet(other);
+  if (head.length === 0 || head.some((t) => words.has(t))) return false;
+  const labelWords = contentTokenSet(label);
+  const opening = contentTokens(withoutSpeaker(other).split(/\d/)[0] ?? "");
+  return opening.some((t) => !labelWords.has(t) && !STATUS_WORDS.has(t));
+}
+
+/** Words of a status line that say it is one, not which task it is about. */
+const STATUS_WORDS = new Set(["progress", "status", "update", "done", "complete", "completed", "finished", "now", "so", "far", "进度", "状态", "更新", "完成"].flatMap((w) => [w, ...contentTokens(w)]));
 
 /**
  * Two lines under one label about two parts of the task: the same noun after a different word on each side
@@ -419,7 +458,7 @@ export function relate(candidate: Candidate, existing: MemoryRecord, existingVec
   }
   // Events are history and never contradict one another; an event that announces a change ("the clinic moved to
   // Elm Street on Monday", "上周把报销审批改成线上了") is also the new value of the standing memory it changes.
-  if (existing.type === "event" || (candidate.type === "event" && !announcesChange(candidate.content))) return null;
+  if (existing.type === "event" || (candidate.type === "event" && !announcesChange(candidate.content) && !consequenceHoldsNow(candidate.content))) return null;
   if (candidate.type === "task_state" && existing.type === "task_state" && !changed && saysMore && sameTask(candidate.content, existing.content, w.taskFrameSimilarity, topicClose, veryClose)) {
     return { kind: "supersedes", existing, reason: "a newer status of that task" };
   }
@@ -442,18 +481,24 @@ export function relate(candidate: Candidate, existing: MemoryRecord, existingVec
   // A statement that vouches for part of the earlier state ("same ward as before") continues it: replacing the
   // memory would lose the part it vouches for, which it does not restate. Only a value it names is replaced; when
   // the vouching may be about another memory ("A 弃用了，现在走 B，C 不变"), both are kept unless A is named.
-  if (keepsPartAsBefore(candidate.content)) return null;
+  // The part vouched for is named ("时间不变"): a memory that holds none of its words is another part, which the
+  // statement may change ("训练地点换到…，时间不变" replaces where, keeps when).
+  if (keepsPartAsBefore(candidate.content)) {
+    const vouched = vouchedWords(candidate.content);
+    const held = contentTokenSet(existing.content);
+    if (vouched.size === 0 || [...vouched].some((t) => held.has(t))) return null;
+  }
   // A hand-over names the person who held the role too ("Tomas moved teams; the release manager is now Greta"):
   // no word is only the older statement's, yet the holder changed.
   const responsible = responsibilityReading(candidate.content, existing.content);
   if (!changed && (responsible === null || responsible === "two things")) return null;
-  if (responsible === "two things" || versionsOfTwoThings(candidate.content, existing.content)) return null;
+  if (responsible === "two things" || versionsOfTwoThings(candidate.content, existing.content) || twoNamedThings(candidate.content, existing.content)) return null;
   if (!sameType) {
     // A change announced in so many words ("switched", "换成") crosses a classifier's type guess; nothing else does.
     // A limit is not replaced by a plain value across types: a rule's minimum or maximum stays when a fact says
     // what is used now ("at least iOS 15 is supported" / "the test phones moved to iOS 17").
     const announced =
-      announcesChange(candidate.content) &&
+      (announcesChange(candidate.content) || consequenceHoldsNow(candidate.content)) &&
       !isAdditive(candidate.content) &&
       sharesAttribute(candidate.content, existing.content, thingOf(candidate, existing)) &&
       (boundSaid(existing.content) === "none" || boundSaid(candidate.content) === boundSaid(existing.content));
@@ -521,9 +566,10 @@ function sharesAttribute(a: string, b: string, thing: Set<string> = new Set(), o
   // A thing that now supports, takes or offers something more gained it: what it is about is no attribute then either.
   const opening = openingIsThing && (hasCjk(a) || saysIncluded(a)) ? sharedThing(a, b) : new Set<string>();
   const scope = sharedScope(a, b);
-  // One Chinese character shared on its own is a piece of two different words ("周建国" / "两周"), no attribute.
+  // One Chinese character shared on its own is a piece of two different words ("周建国" / "两周"), no attribute; a
+  // number both hold is a value ("bay 2" / "version 2.8"), not what it is a value of.
   const shared = [...slotTokens(a)].some(
-    (t) => other.has(t) && !thing.has(t) && !opening.has(t) && !scope.has(t) && !isGenericSubject(t) && !/^(we|team|用户|我们)$/.test(t) && !HOW_OFTEN.has(t) && !/^[\u4e00-\u9fff]$/u.test(t),
+    (t) => other.has(t) && !thing.has(t) && !opening.has(t) && !scope.has(t) && !isGenericSubject(t) && !/^(we|team|用户|我们)$/.test(t) && !HOW_OFTEN.has(t) && !/^[\u4e00-\u9fff]$/u.test(t) && !/^\d+$/.test(t),
   );
   // About the same thing, a value of the same kind is the same attribute however it is worded: a new clock time
   // for "trucks leave at 6:30 PM" ("pull out at 8:15"), a number in the same unit; a port is no timeout.
@@ -584,13 +630,14 @@ function sharesOnlyTheThing(a: string, b: string): boolean {
  */
 function sharedThing(a: string, b: string): Set<string> {
   if (hasCjk(a)) return sharedOpening(a, b);
-  const subject = (text: string): Set<string> => {
-    const m = /^\s*(?:the|our|my|this|that|their|its)?\s*((?:[\w.+#-]+\s+){0,5}?)(?=(?:is|are|was|were|has|have|had|will|would|can|could|should|must|now|also|still|just|no\s+longer|does|do|did)\b)/i.exec(text);
-    return m ? contentTokenSet(m[1] as string) : new Set<string>();
-  };
-  const sa = subject(a);
-  const sb = subject(b);
-  return new Set([...sa].filter((t) => sb.has(t)));
+  const sb = subjectWords(b);
+  return new Set([...subjectWords(a)].filter((t) => sb.has(t)));
+}
+
+/** The words an English statement opens with before its verb: what it is about. */
+function subjectWords(text: string): Set<string> {
+  const m = /^\s*(?:the|our|my|this|that|their|its)?\s*((?:[\w.+#-]+\s+){0,5}?)(?=(?:is|are|was|were|has|have|had|will|would|can|could|should|must|now|also|still|just|no\s+longer|does|do|did)\b)/i.exec(text);
+  return m ? contentTokenSet(m[1] as string) : new Set<string>();
 }
 
 /**
@@ -615,9 +662,19 @@ function valueKinds(text: string): Set<string> {
   return kinds;
 }
 
-/** The words of the subjects a caller gave (inferred subjects say who spoke, not what the thing is). */
+/**
+ * The words of the subjects a caller gave (inferred subjects say who spoke, not what the thing is), and a code both
+ * statements name: it names a unit, not one of its attributes ("rack C7-14 draws 6 kW" / "rack C7-14 now sits in
+ * row 3" — examples in no case file).
+ */
 function thingOf(candidate: Candidate, existing: MemoryRecord): Set<string> {
   const words = new Set<string>();
+  // Only where the statement names its own attribute after the code ("FL-3 firmware is …"): a bare "CLM-7 went
+  // through" gives that unit's one state, which the older status line holds.
+  const theirs = codeWords(existing.content);
+  const held = contentTokenSet(existing.content);
+  const ownAttribute = [...subjectWords(candidate.content)].some((t) => !codeWords(candidate.content).has(t) && !held.has(t));
+  if (ownAttribute) for (const w of codeWords(candidate.content)) if (theirs.has(w)) words.add(w);
   if (specificSubject(candidate.subject, candidate.source)) for (const w of contentTokenSet(candidate.subject)) words.add(w);
   if (specificSubject(existing.subject, existing.source)) for (const w of contentTokenSet(existing.subject)) words.add(w);
   return words;

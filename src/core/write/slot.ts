@@ -19,7 +19,7 @@ import { contentTokens, nameWords } from "../text/tokens.js";
  * to an earlier value is a change too: "the quota was reverted to 50 GB", "运费又恢复成满 99 包邮".
  */
 const CHANGE_VERB =
-  /(?![完达组形构])(?!(?<=[\d一二两三四五六七八九十]\s*)[点时号日月])[\u4e00-\u9fff](?:到|成)了?\s*(?=\d|(?:早上|上午|中午|下午|晚上|凌晨)?[一二两三四五六七八九十百千万]+(?:点|个|天|分钟|小时|元|块|人|%))|\b(switch(ed|es|ing)?(?!\s+(?:[\w'’-]+\s+){0,2}?(?:on|off)(?![\w-]))|mov(ed|ing)|migrat(ed|ing)|chang(ed|ing)|replac(ed|ing)|swapp?(ed|ing)?|upgrad(ed|ing)|downgrad(ed|ing)|convert(ed|ing)|revert(ed|ing)?\s+to|roll(ed|ing)?\s+back\s+to|renam(ed|ing)|port(ed|ing)|transition(ed|ing)|bump(s|ed|ing)?|push(ed|ing)\s+(?:back|out|forward)\s+to|brought\s+forward\s+to|pulled\s+(?:in|forward)\s+to|(?:postpon|delay)(ed|ing)\s+to|updat(ed|ing)\s+to(?=\s+(?:[\w.-]*\d|v\d|version|firmware|release|build))|went\s+(?:with|for|from|up|down|over to|back to|through(?=\s*(?:[,.;!?]|$))))\b|\b(?:ended\s+up\s+(?:with|going\s+with|choosing|picking|using|on)|settled\s+on|opted\s+for)\b|(?:最后|最终|终于)(?:还是)?(?:决定|定|选|敲定|拍板|确认|确定)|(?:定|定下来|确定|敲定|拍板|落实)了[，,：:]\s*(?:是|由|选了?|就是)?|\b(?:is|are|has\s+been|have\s+been|got|was)\s+(?:now\s+)?(?:settled|decided|confirmed|locked\s+in|finali[sz]ed)\s*[:—–]\s*(?=\S)|(?<![不没别])换[\u4e00-\u9fff]{1,2}了|换成|改成|改为|改用|换了|改回|换回|退回(?:到|至)?|恢复(?:成|为|到)|回滚(?:到|至)|回退(?:到|至)|换到|(?:切换|迁移|升级|降级|替换|取代|替代)(?!的)|改到|转到|挪到|(?:调整|变更|更改|修改|下调|上调)(?:为|成|到)/i;
+  /(?![完达组形构])(?!(?<=[\d一二两三四五六七八九十]\s*)[点时号日月])[\u4e00-\u9fff](?:到|成)了?\s*(?=\d|(?:早上|上午|中午|下午|晚上|凌晨)?[一二两三四五六七八九十百千万]+(?:点|个|天|分钟|小时|元|块|人|%))|\b(switch(ed|es|ing)?(?!\s+(?:[\w'’-]+\s+){0,2}?(?:on|off)(?![\w-]))|mov(ed|ing)|migrat(ed|ing)|chang(ed|ing)|replac(ed|ing)|swapp?(ed|ing)?|upgrad(ed|ing)|downgrad(ed|ing)|convert(ed|ing)|revert(ed|ing)?\s+to|roll(ed|ing)?\s+back\s+to|renam(ed|ing)|port(ed|ing)|transition(ed|ing)|bump(s|ed|ing)?|push(ed|ing)\s+(?:back|out|forward)\s+to|brought\s+forward\s+to|pulled\s+(?:in|forward)\s+to|(?:postpon|delay)(ed|ing)\s+to|updat(ed|ing)\s+to(?=\s+(?:[\w.-]*\d|v\d|version|firmware|release|build))|went\s+(?:with|for|from|up|down|over to|back to|through(?=\s*(?:[,.;!?]|$))))\b|\b(?:ended\s+up\s+(?:with|going\s+with|choosing|picking|using|on)|settled\s+on|opted\s+for)\b|(?:最后|最终|终于)(?:还是)?(?:决定|定|选|敲定|拍板|确认|确定)|(?:定|定下来|确定|敲定|拍板|落实)了[，,：:]\s*(?:是|由|选了?|就是)?|\b(?:is|are|has\s+been|have\s+been|got|was)\s+(?:now\s+)?(?:settled|decided|confirmed|locked\s+in|finali[sz]ed)\s*[:—–]\s*(?=\S)|(?<![不没别])换(?![多少勤快慢早晚])[\u4e00-\u9fff]{1,2}了|换成|改成|改为|改用|换了|改回|换回|退回(?:到|至)?|恢复(?:成|为|到)|回滚(?:到|至)|回退(?:到|至)|换到|(?:切换|迁移|升级|降级|替换|取代|替代)(?!的)|改到|转到|挪到|(?:调整|变更|更改|修改|下调|上调)(?:为|成|到)/i;
 
 /** Words that put a statement next to earlier ones rather than in their place. */
 // "too" adds only where it closes its clause, maybe before a time word ("the mobile app reads it too.", "Lisbon has one too
@@ -144,6 +144,22 @@ const KEPT_AS_BEFORE =
 export function keepsPartAsBefore(text: string): boolean {
   return KEPT_AS_BEFORE.test(text);
 }
+
+/**
+ * The words of what a statement vouches for ("route" in "same route as always", "地点" in "地点不变"); none when it
+ * vouches for everything else ("otherwise unchanged"). A memory that holds none of them is not the part kept.
+ */
+export function vouchedWords(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const clause of clausesOf(text)) {
+    if (!KEPT_AS_BEFORE.test(clause)) continue;
+    if (/\b(?:otherwise|everything\s+else|the\s+rest|all\s+else)\b|其他|其余|别的/i.test(clause)) return new Set();
+    for (const t of contentTokens(clause)) if (!KEPT_WORDS.has(t)) out.add(t);
+  }
+  return out;
+}
+
+const KEPT_WORDS = new Set(["same", "before", "usual", "always", "ever", "stay", "stays", "remain", "remains", "unchanged", "不变", "照旧", "照常", "没变", "一样", "以前", "之前", "原来", "上次"].flatMap((w) => [w, ...contentTokens(w)]));
 
 // A word of a value phrase may be possessive ("the user's personal inbox"): the value is the whole phrase, not its owner.
 // A value may carry its unit's symbol ("-18°C", "€500", "15%"): the symbol is part of the word.
@@ -601,7 +617,9 @@ const ALL_DONE_EN = /\ball\s+(?:of\s+)?(?:the\s+|our\s+)?(\d+)\b(?:[^.,;!?]{0,30
 const ALL_DONE_ZH = new RegExp(String.raw`(\d+)\s*[${COUNTED}][^，。,\d]{0,6}?(?:全部|都|全)(?:已经|已)?(?:[\u4e00-\u9fff]{0,2}?(?:完|好了|完成|搞定|到齐|结束)|(?:交付|交货|发货|送达|送到|到货|上线|发布|验收|签约|签完|付清|结清|交齐|收齐)(?:了|完毕))`, "u");
 
 const DONE_AND_LEFT_ZH = new RegExp(String.raw`(?:累计|总共|已经?|完成了?|做完了?|弄完了?)\s*(\d+)\s*([${COUNTED}])[^。；;\d]{0,8}?(?:还剩下?|剩下?|还有|还差)\s*(\d+)\s*\2`, "u");
-const DONE_AND_LEFT_EN = /\b(\d+)\s+(?:[\p{L}-]+\s+){0,2}?(?:done|finished|complete|completed|packed|shipped|installed|migrated|scanned|sorted|in)\b[^.;!?\d]{0,20}?\b(\d+)\s+(?:[\p{L}-]+\s+){0,2}?(?:left|to\s+go|remaining|outstanding)\b/iu;
+// The count done is said by any past participle, regular or not ("40 pallets wrapped", "9 legs flown", "12 rooms
+// painted"); "left" ends its clause, not "3 left early".
+const DONE_AND_LEFT_EN = /\b(\d+)\s+(?:[\p{L}-]+\s+){0,2}?(?:done|finished|complete|in|(?!(?:open|often|even|seven|eleven|when|then|urgent|current|recent|pending)\b)[\p{L}]{2,}(?:ed|en|wn|ne|nt|lt|ght|ung|un|ot|ut|id|ld))\b[^.;!?\d]{0,20}?\b(\d+)\s+(?:[\p{L}-]+\s+){0,2}?(?:left|to\s+go|remaining|outstanding)\b(?!\s+(?:early|late|for|at|on|in|with|the|after|before))/iu;
 
 /** The total of a count done and a count left, or null. */
 function doneAndLeft(text: string): number | null {
@@ -907,17 +925,86 @@ export function modifiersDiffer(a: string, b: string): boolean {
   const tb = contentTokens(b);
   const setA = new Set(ta);
   const setB = new Set(tb);
-  const before = (tokens: string[]): Map<string, string> => {
+  // In English a modifier stands right before its noun: "moved the project to Godot" puts no "project" on Godot.
+  const before = (text: string, tokens: string[]): Map<string, string> => {
     const out = new Map<string, string>();
-    tokens.forEach((t, i) => i > 0 && !out.has(t) && out.set(t, tokens[i - 1] as string));
+    if (hasCjk(text)) {
+      tokens.forEach((t, i) => i > 0 && !out.has(t) && out.set(t, tokens[i - 1] as string));
+      return out;
+    }
+    const words = text.split(/[^\p{L}\p{N}'’-]+/u).map((w) => contentTokens(w));
+    words.forEach((w, i) => {
+      const prev = words[i - 1];
+      if (i > 0 && w.length === 1 && prev?.length === 1 && !out.has(w[0] as string)) out.set(w[0] as string, prev[0] as string);
+    });
     return out;
   };
-  const pa = before(ta);
-  const pb = before(tb);
+  const pa = before(a, ta);
+  const pb = before(b, tb);
   return [...pa].some(([head, m]) => {
     const n = pb.get(head);
     return n !== undefined && n !== m && !setB.has(m) && !setA.has(n) && !/\d/.test(m + n);
   });
+}
+
+/**
+ * Two things of one kind, each with its own value of one attribute: the statements open with a different name,
+ * go on in the same words, and differ again further on ("the Oslo office closes at 17:00" / "the Lyon office
+ * closes at 18:00", "东门的开放时间是8点" / "西门的开放时间是9点"). A statement that differs in one place only
+ * gives the same thing a new value, or a role a new holder ("Sam is on call this week" / "Ana is on call this
+ * week"). At most one shared class word may come before the names ("the ferry Skua" / "the ferry Tern"); a
+ * number there is a value (progress, a count), not a name.
+ */
+export function twoNamedThings(a: string, b: string): boolean {
+  const ta = contentTokens(withoutSpeaker(a)).filter((t) => !OWNER_WORDS.has(t));
+  const tb = contentTokens(withoutSpeaker(b)).filter((t) => !OWNER_WORDS.has(t));
+  const [setA, setB] = [new Set(ta), new Set(tb)];
+  let p = 0;
+  while (p < ta.length && p < tb.length && ta[p] === tb[p]) p++;
+  if (p > 1) return false;
+  // In a language with capitals a name is written with one: "Greenleaf rang, they bumped …" opens with a verb, not a name.
+  // An English sentence's first word has a capital whatever it is ("Bumped the limit …"): there a name shows by its
+  // "'s" or by a second capitalised word after it ("Lin's slot …", "Kingston Black …"). In Chinese text a Latin word is a name.
+  const named = (text: string): Set<string> =>
+    new Set(
+      [...text.matchAll(/\p{Lu}[\p{L}\d'’-]*/gu)]
+        .filter((m) => hasCjk(text) || /\S/u.test(text.slice(0, m.index)) || /^\p{L}+['’]s$/u.test(m[0]) || /^\s+\p{Lu}/u.test(text.slice((m.index ?? 0) + m[0].length)))
+        .flatMap((m) => contentTokens(m[0])),
+    );
+  // A name that ends a heading before a colon ("Marco: …" / "Priya: …", "Per Ana (ops): …", "Staging: …") may be who
+  // said it as well as what it is about: the rest of the reading decides.
+  const heading = (text: string): string[] | null => {
+    const h = /^\s*([^:：]{1,40}?)\s*(?:[(（][^)）]*[)）])?\s*[:：]/u.exec(withoutSpeaker(text))?.[1];
+    return h === undefined ? null : contentTokens(h);
+  };
+  const [ha, hb] = [heading(a), heading(b)];
+  // The heading is the name and what the other heading says too ("陈工：" / "王工：", a notice word such as "调整：").
+  const isHeading = (h: string[] | null, span: string[], other: string[] | null): boolean =>
+    h !== null && span.every((t) => h.includes(t)) && h.every((t) => span.includes(t) || (other ?? []).includes(t));
+  const [capsA, capsB] = [named(a), named(b)];
+  const name = (span: string[], other: Set<string>, caps: Set<string>) =>
+    span.length > 0 && span.every((t) => !other.has(t) && !/\d/.test(t) && !WHEN_WORDS.has(t) && (/^[\u4e00-\u9fff]+$/u.test(t) || caps.has(t)));
+  // A name and its translation or abbreviation in the other script are one thing ("长距离课" / "LSD").
+  const script = (span: string[]) => (span.every((t) => /^[\u4e00-\u9fff]+$/u.test(t)) ? "cjk" : span.every((t) => !/[\u4e00-\u9fff]/u.test(t)) ? "latin" : "mixed");
+  for (let i = 1; i <= 6; i++) {
+    for (let j = 1; j <= 6; j++) {
+      if (!name(ta.slice(p, p + i), setB, capsA) || !name(tb.slice(p, p + j), setA, capsB) || [script(ta.slice(p, p + i)), script(tb.slice(p, p + j))].sort().join() === "cjk,latin") continue;
+      const [restA, restB] = [ta.slice(p + i), tb.slice(p + j)];
+      if (restA[0] === undefined || restA[0] !== restB[0]) continue;
+      const shared = restA.filter((t) => restB.includes(t)).length;
+      const [ra, rb] = [new Set(restA), new Set(restB)];
+      if (shared >= 2 && restA.some((t) => !rb.has(t)) && restB.some((t) => !ra.has(t))) return !(isHeading(ha, ta.slice(p, p + i), hb) || isHeading(hb, tb.slice(p, p + j), ha));
+    }
+  }
+  return false;
+}
+
+/**
+ * The words of the codes a statement names: an identifier of letters and digits joined by a hyphen names a unit
+ * ("rack C7-14", "叉车 FL-3"), not a value of one of its attributes.
+ */
+export function codeWords(text: string): Set<string> {
+  return new Set([...text.matchAll(/(?<![\p{L}\d])(?=[\p{L}-]*\p{L})(?=[\p{L}-]*\d)[\p{L}\d]+(?:-[\p{L}\d]+)+(?![\p{L}\d])/gu)].flatMap((m) => contentTokens(m[0])));
 }
 
 /** When something happened is no thing of its own: "this morning", "last week", "上周". */
@@ -1012,7 +1099,9 @@ function sameThing(a: string[], b: string[]): boolean {
   if ([...ra].some((r) => !rb.has(r)) && [...rb].some((r) => !ra.has(r))) return false;
   [a, b] = [words(a), words(b)];
   const common = a.filter((t) => b.includes(t));
-  return common.length > 0 && common.length >= Math.max(a.length, b.length) * 0.6;
+  // One side may name the thing in short, its words all in the other's ("总协调人" for "病房志愿者总协调人").
+  const shorter = Math.min(a.length, b.length);
+  return common.length > 0 && (common.length >= Math.max(a.length, b.length) * 0.6 || (shorter >= 2 && common.length === shorter));
 }
 
 /** The first clause that says who is responsible for what: a reason or a hand-over may come first ("Tomas moved teams; …", "赵磊休假了，…"). */
