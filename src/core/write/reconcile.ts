@@ -673,8 +673,9 @@ function thingOf(candidate: Candidate, existing: MemoryRecord): Set<string> {
   // through" gives that unit's one state, which the older status line holds.
   const theirs = codeWords(existing.content);
   const held = contentTokenSet(existing.content);
-  const ownAttribute = [...subjectWords(candidate.content)].some((t) => !codeWords(candidate.content).has(t) && !held.has(t));
-  if (ownAttribute) for (const w of codeWords(candidate.content)) if (theirs.has(w)) words.add(w);
+  const mine = codeWords(candidate.content);
+  const ownAttribute = [...subjectWords(candidate.content)].some((t) => !mine.has(t) && !held.has(t));
+  if (ownAttribute) for (const w of mine) if (theirs.has(w)) words.add(w);
   if (specificSubject(candidate.subject, candidate.source)) for (const w of contentTokenSet(candidate.subject)) words.add(w);
   if (specificSubject(existing.subject, existing.source)) for (const w of contentTokenSet(existing.subject)) words.add(w);
   return words;
