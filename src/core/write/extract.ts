@@ -33,13 +33,14 @@ export interface ExtractOptions {
 const DEFAULT_RULES: RuleThresholds = resolveConfig().write.rules;
 
 /** Words that close a conversation before the speaker leaves it: "好了", "不说了", "先这样", "那我". */
-const LEAVE_LEAD_ZH = String.raw`(?:(?:好啦|好了|好|那我|那|行|先这样|就这样|不说了|不聊了|回头聊)[，,\s]*)*`;
+const LEAVE_LEAD_ZH = String.raw`(?:(?:好啦|好了|好嘞|好哒|得嘞|好|那我|那|行|先这样|就这样|不说了|不聊了|回头聊)[，,\s]*)*`;
 /**
  * Leaving for a call, a meeting, a meal or a rest, said as the sentence after at most a closing word ("行，不聊了我得去接个电话",
  * "那我先去开会了哈"), or as the last clause after a short remark of what called the speaker away ("外卖到了，马上回来");
- * a meeting that is part of a schedule is a fact ("每周一要开个会对排班").
+ * a meeting that is part of a schedule is a fact ("每周一要开个会对排班"). Leaving for the day is said with "先"/"得"
+ * before the verb ("我得先撤了", "那咱先收工"); "下班前交周报" is a deadline, not a goodbye.
  */
-const LEAVING_CORE_ZH = String.raw`(?:(?:我们?)?(?:先|得|要|这就|马上)?(?:去|要)(?:开|接|打)(?:个|一个)?(?:会|电话)|(?:我们?)?(?:先|得|要|这就|马上)?去(?:吃饭|午休|休息|睡(?:觉|了)?|上课|洗澡|健身)|等我[一二两三五十\d]*(?:下|会|分钟)|我?(?:马上|一会儿?|待会儿?)(?:就)?回来)(?:了|啦|咯|喽|哈|去了)*`;
+const LEAVING_CORE_ZH = String.raw`(?:(?:我们?|咱们?)?(?:(?:得|要|这就|马上)先?|先)(?:下班|收工|撤|回家)|(?:我们?)?(?:先|得|要|这就|马上)?(?:去|要)(?:开|接|打)(?:个|一个)?(?:会|电话)|(?:我们?)?(?:先|得|要|这就|马上)?去(?:吃饭|午休|休息|睡(?:觉|了)?|上课|洗澡|健身)|等我[一二两三五十\d]*(?:下|会|分钟)|我?(?:马上|一会儿?|待会儿?)(?:就)?回来)(?:了|啦|咯|喽|哈|去了)*`;
 const LEAVING_ZH = new RegExp(String.raw`^${LEAVE_LEAD_ZH}${LEAVING_CORE_ZH}(?=$|[，,。！？!?\s~～]|\p{Extended_Pictographic})|^[^，,。！？!?\dA-Za-z]{1,8}[，,]\s*${LEAVE_LEAD_ZH}${LEAVING_CORE_ZH}[\s\p{P}\p{S}\p{Extended_Pictographic}]*$`, "u");
 
 /**
@@ -89,7 +90,13 @@ const LAUGH = String.raw`(?:ha(?:ha)+|he(?:he)+|lol|lmao|rofl|哈+|呵+|嘿+|笑
 const TRAILING_MOOD = new RegExp(String.raw`(?:[\s,，.。!！~～…]*(?:${LAUGH}|\p{Extended_Pictographic}|\u200d|\ufe0f))+[\s.。!！~～…]*$`, "iu");
 
 /** A question's end: a question mark, a Chinese question particle, or a question word left last ("…下得咋样", "晚饭吃啥"). */
-const QUESTION_END = /[?？]\s*$|(?:吗|呢|么|咋样|怎么样|如何|啥|几点|哪儿|哪里)[。.]?$/;
+const QUESTION_END = /[?？]\s*$|(?:吗|呢|么|咋样|怎么样|如何|啥|几点|哪儿|哪里)[。.]?$|谁(?![都也])[\u4e00-\u9fff]{1,4}的[。.]?$/;
+
+/**
+ * A clause that only exclaims how something is, by a word of degree: "太香了", "真不错啊", "so good", "amazing"
+ * (examples in no case file). After a question it answers nothing.
+ */
+const EXCLAMATION = /^(?:太|好|真|超|巨|贼|特别|简直)[\u4e00-\u9fff]{1,4}(?:了|啊|呀|吧|哇)*[!！~～]*$|^(?:so|soo+|really|super|sooo+)\s+(?:good|tasty|yummy|nice|cool|fun|cute|funny)\b[!.\s]*$|^(?:amazing|delicious|incredible|awesome|yum+)[!.\s]*$/iu;
 
 /**
  * English asks by word order as well as by its mark: a question word and then its verb, or a verb before its
@@ -103,7 +110,7 @@ const PROPOSAL = /^(?:要不要?|不如|how about|what about|why don'?t we|shall
 
 /**
  * A sentence that asks: its end is a question once a laugh or an emoji after it is set aside, or it opens
- * with a question and goes on only to propose answers. Examples, in no case file: "周末去哪儿玩呢哈哈",
+ * with a question and goes on only to propose answers or to exclaim. Examples, in no case file: "周末去哪儿玩呢哈哈",
  * "下午茶喝点啥，不如点奶茶 😄".
  */
 function asks(s: string): boolean {
@@ -112,7 +119,7 @@ function asks(s: string): boolean {
   // "Should it fail, …", "were it not for …" put a condition first: an inversion before a comma is no question.
   if (INVERTED_EN.test(bare) && !/[:;：；]/.test(bare) && !(/^(?:should|were)\b/i.test(bare) && /,/.test(bare)) && !carriesHardValue(bare)) return true;
   const clauses = bare.split(/[,，;；]\s*/u).filter((c) => c.length > 0);
-  return clauses.length > 1 && QUESTION_END.test(clauses[0] as string) && clauses.slice(1).every((c) => PROPOSAL.test(c)) && !carriesHardValue(bare);
+  return clauses.length > 1 && (QUESTION_END.test(clauses[0] as string) || INVERTED_EN.test(clauses[0] as string) || /^who\s+[a-z]{2,}/i.test(clauses[0] as string)) && clauses.slice(1).every((c) => PROPOSAL.test(c) || EXCLAMATION.test(c)) && !carriesHardValue(bare);
 }
 
 const NEWS_HEADER =
@@ -332,7 +339,7 @@ const LEADING_FILLER_ZH = /^((?:还有|另外|再(?:补充|加|说)?)一(?:个|�
  * "just so you know" behind. Examples, in no case file: "Hey team, the staging VPN moved to port
  * 1195, FYI" → "the staging VPN moved to port 1195"; "跟你说一声，仓库周日不发货哈" → "仓库周日不发货哈".
  */
-const FRAMING_OPENER = /^(?:(?:hi|hey|hello|hiya|heads[- ]up|good (?:morning|afternoon|evening))(?: there| all| team| everyone| folks| guys)?\s*[,:!—–-]+\s*|(?:你好|您好|嗨|哈喽|(?:[跟和给][你您大家]{1,2})?(?:[说讲]|告诉|提醒)[你您]?一[声下])[，,：:！!]\s*)/iu;
+const FRAMING_OPENER = /^(?:(?:hi|hey|hello|hiya|heads[- ]up|good (?:morning|afternoon|evening))(?: there| all| team| everyone| folks| guys)?\s*[,:!—–-]+\s*|(?:morning|afternoon|evening|mornin'?)(?: all| team| everyone| folks| guys| y'?all| crew)?\s*[,!]+\s*|(?:(?:大家|各位)?早(?:啊|呀|哈|安|上好)?|(?:大家|各位)(?:好|早上好|下午好|晚上好))[，,！!～~]\s*|(?:你好|您好|嗨|哈喽|(?:[跟和给][你您大家]{1,2})?(?:[说讲]|告诉|提醒)[你您]?一[声下])[，,：:！!]\s*)/iu;
 const FRAMING_TAIL = /[\s,;—–-]+(?:just\s+)?(?:so you know|fyi|for your info(?:rmation)?|for the record|just saying|if that helps)\s*([.!。！]*)$|[，,]?(?:(?:[跟和给][你您])?(?:[说讲]|告诉)[你您]?一声|供参考)([。！!]*)$/iu;
 
 /**

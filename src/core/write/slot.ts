@@ -1,6 +1,6 @@
 import { CJK_RUN, hasCjk } from "../text/cjk.js";
 import { withDigits } from "../text/numerals.js";
-import { contentTokens, nameWords } from "../text/tokens.js";
+import { contentTokens, contentTokenSet, nameWords } from "../text/tokens.js";
 
 /**
  * A slot is the thing plus the attribute a statement gives a value for. Two statements share a
@@ -16,10 +16,11 @@ import { contentTokens, nameWords } from "../text/tokens.js";
  * said to be settled, then its value ("场地定了，是…", "the caterer is confirmed: …"); "switch" except where it operates a
  * device ("switch them off"); a Chinese verb of change before 的 modifies a noun ("升级的窗口"); "went" only where it chooses or moves a value
  * ("went with Option B", "rent went up", "the refund went through."), not where someone went somewhere. A return
- * to an earlier value is a change too: "the quota was reverted to 50 GB", "运费又恢复成满 99 包邮".
+ * to an earlier value is a change too: "the quota was reverted to 50 GB", "运费又恢复成满 99 包邮". An amount moved
+ * to a number, as the English for 涨到/降到: "the deposit was raised to 300", "class size cut back to 18".
  */
 const CHANGE_VERB =
-  /(?![完达组形构])(?!(?<=[\d一二两三四五六七八九十]\s*)[点时号日月])[\u4e00-\u9fff](?:到|成)了?\s*(?=\d|(?:早上|上午|中午|下午|晚上|凌晨)?[一二两三四五六七八九十百千万]+(?:点|个|天|分钟|小时|元|块|人|%))|\b(switch(ed|es|ing)?(?!\s+(?:[\w'’-]+\s+){0,2}?(?:on|off)(?![\w-]))|mov(ed|ing)|migrat(ed|ing)|chang(ed|ing)|replac(ed|ing)|swapp?(ed|ing)?|upgrad(ed|ing)|downgrad(ed|ing)|convert(ed|ing)|revert(ed|ing)?\s+to|roll(ed|ing)?\s+back\s+to|renam(ed|ing)|port(ed|ing)|transition(ed|ing)|bump(s|ed|ing)?|push(ed|ing)\s+(?:back|out|forward)\s+to|brought\s+forward\s+to|pulled\s+(?:in|forward)\s+to|(?:postpon|delay)(ed|ing)\s+to|updat(ed|ing)\s+to(?=\s+(?:[\w.-]*\d|v\d|version|firmware|release|build))|went\s+(?:with|for|from|up|down|over to|back to|through(?=\s*(?:[,.;!?]|$))))\b|\b(?:ended\s+up\s+(?:with|going\s+with|choosing|picking|using|on)|settled\s+on|opted\s+for)\b|(?:最后|最终|终于)(?:还是)?(?:决定|定|选|敲定|拍板|确认|确定)|(?:定|定下来|确定|敲定|拍板|落实)了[，,：:]\s*(?:是|由|选了?|就是)?|\b(?:is|are|has\s+been|have\s+been|got|was)\s+(?:now\s+)?(?:settled|decided|confirmed|locked\s+in|finali[sz]ed)\s*[:—–]\s*(?=\S)|(?<![不没别])换(?![多少勤快慢早晚])[\u4e00-\u9fff]{1,2}了|换成|改成|改为|改用|换了|改回|换回|退回(?:到|至)?|恢复(?:成|为|到)|回滚(?:到|至)|回退(?:到|至)|换到|(?:切换|迁移|升级|降级|替换|取代|替代)(?!的)|改到|转到|挪到|(?:调整|变更|更改|修改|下调|上调)(?:为|成|到)/i;
+  /(?![完达组形构])(?!(?<=[\d一二两三四五六七八九十]\s*)[点时号日月])[\u4e00-\u9fff](?:到|成)了?\s*(?=\d|(?:早上|上午|中午|下午|晚上|凌晨)?[一二两三四五六七八九十百千万]+(?:点|个|天|分钟|小时|元|块|人|%))|\b(switch(ed|es|ing)?(?!\s+(?:[\w'’-]+\s+){0,2}?(?:on|off)(?![\w-]))|mov(ed|ing)|migrat(ed|ing)|chang(ed|ing)|replac(ed|ing)|swapp?(ed|ing)?|upgrad(ed|ing)|downgrad(ed|ing)|convert(ed|ing)|revert(ed|ing)?\s+to|roll(ed|ing)?\s+back\s+to|renam(ed|ing)|port(ed|ing)|transition(ed|ing)|bump(s|ed|ing)?|(?:increased|decreased|raised|reduced|lowered|cut|dropped|rose|risen|fell|fallen|grew|grown|extended|shortened|doubled|halved|trimmed|expanded|shrank|shrunk|climbed|jumped|slashed|upped|scaled(?:\s+(?:up|down|back))?)\s+(?:[\w-]+\s+)?to(?=\s+[~≈$€£¥]?\d)|push(ed|ing)\s+(?:back|out|forward)\s+to|brought\s+forward\s+to|pulled\s+(?:in|forward)\s+to|(?:postpon|delay)(ed|ing)\s+to|updat(ed|ing)\s+to(?=\s+(?:[\w.-]*\d|v\d|version|firmware|release|build))|went\s+(?:with|for|from|up|down|over to|back to|through(?=\s*(?:[,.;!?]|$))))\b|\b(?:ended\s+up\s+(?:with|going\s+with|choosing|picking|using|on)|settled\s+on|opted\s+for)\b|(?:最后|最终|终于)(?:还是)?(?:决定|定|选|敲定|拍板|确认|确定)|(?:定|定下来|确定|敲定|拍板|落实)了[，,：:]\s*(?:是|由|选了?|就是)?|\b(?:is|are|has\s+been|have\s+been|got|was)\s+(?:now\s+)?(?:settled|decided|confirmed|locked\s+in|finali[sz]ed)\s*[:—–]\s*(?=\S)|(?<![不没别])换(?![多少勤快慢早晚])[\u4e00-\u9fff]{1,2}了|换成|改成|改为|改用|换了|改回|换回|退回(?:到|至)?|恢复(?:成|为|到)|回滚(?:到|至)|回退(?:到|至)|换到|(?:切换|迁移|升级|降级|替换|取代|替代)(?!的)|改到|转到|挪到|(?:调整|变更|更改|修改|下调|上调)(?:为|成|到)/i;
 
 /** Words that put a statement next to earlier ones rather than in their place. */
 // "too" adds only where it closes its clause, maybe before a time word ("the mobile app reads it too.", "Lisbon has one too
@@ -475,6 +476,35 @@ export function sameSlot(newer: string, older: string): SlotMatch | null {
 }
 
 const COPULA = /\s*(?:是|为)\s*|\s+(?:is|are|was|were)\s+/iu;
+
+/**
+ * A heading that names a thing's attribute, then its value after the colon: the colon stands for the copula
+ * ("Ferry Skua crew change: Tuesdays", "三号仓温控：4 °C", examples in no case file). What follows up to a
+ * bracket or the sentence's end is the value.
+ */
+function headed(text: string): [string, string, "heading"] | null {
+  const m = /^([^:：\n]{2,48})[:：]\s*([^.;。；!?！？(（\n]+)/u.exec(withoutSpeaker(text).trim());
+  return m ? [m[1] as string, m[2] as string, "heading"] : null;
+}
+
+/**
+ * A heading gives the older statement's attribute a new value when it names that attribute in as many words or
+ * fewer: the older may add the owner's class or a place after a preposition ("RV Tern's home berth in Hull is
+ * quay 4" / "Tern home berth: quay 7"), never another noun of the attribute ("Tern's berth crew is 4" is the crew).
+ * The values share no number or name.
+ */
+function headingGivesValue(n: [string, string, ...unknown[]], o: [string, string]): boolean {
+  if (!OWNED_NOUN.test(o[0]) || PREDICATE_COMPLEMENT.test(o[1])) return false;
+  const [pn, po] = [slotTokens(n[0]), slotTokens(o[0])];
+  if ([...pn].filter((t) => !OWNER_WORDS.has(t)).length < 2 || ![...pn].every((t) => po.has(t))) return false;
+  const possessive = /['’]s\b/u.exec(o[0]);
+  const owner = possessive ? contentTokenSet(o[0].slice(0, possessive.index)) : new Set<string>();
+  const place = /\s(?:in|at|on|near)\s+(.+)$/iu.exec(o[0]);
+  const where = place ? contentTokenSet(place[1] as string) : new Set<string>();
+  if (![...po].every((t) => pn.has(t) || owner.has(t) || where.has(t))) return false;
+  const [vn, vo] = [valueTokens(n[1]), valueTokens(o[1])];
+  return vn.size > 0 && vo.size > 0 && [...vo].every((t) => !vn.has(t)) && [...vn].every((t) => !vo.has(t));
+}
 const OWNED_NOUN = /的|['’]s\b|\b(?:of|for)\b/iu;
 const PREDICATE_COMPLEMENT = /^(?:\w+ed|\w+en|in|on|at|by|with|from|to|under|being|not)\b|的[。.\s]*$|^(?:用|由|在|从|被|给|不|没)/iu;
 
@@ -497,9 +527,10 @@ function sameFrame(newer: string, older: string): boolean {
     const m = COPULA.exec(clause);
     return m && m.index > 0 ? [clause.slice(0, m.index), clause.slice(m.index + m[0].length)] : null;
   };
-  const n = split(newer);
   const o = split(older);
+  const n = split(newer) ?? headed(newer);
   if (!n || !o || ONE_OF_MANY.test(n[0]) || ONE_OF_MANY.test(o[0])) return false;
+  if (n[2] === "heading") return headingGivesValue(n, o);
   // The attribute is a noun owned by the thing ("A 的 B", "A's B", "the B of A"); after a bare thing the predicate
   // names the attribute ("billing-worker is written in Go" / "… is owned by the Ledger team"), and so does a
   // "是…的" ("网关是用 Go 写的" / "网关是部署在 k8s 上的").
@@ -565,6 +596,9 @@ export function valueReplacedByPhrase(newer: string, older: string): boolean {
 // A discourse opener before a colon introduces the message, whatever it is about: "quick one on the vans:", "FYI re payroll:".
 const GENERIC_LABEL = /^(update|status|progress|note|fyi|heads up|report|quick update|(?:status|progress|weekly|daily|monthly)\s+(?:update|report)|更新|进展|进度|状态|汇报|备注|周报|日报|进度汇报)$|^(?:quick (?:one|note|q)|fyi|heads[- ]up|psa|btw|small thing)\s+(?:on|about|re|for|regarding)\b/i;
 
+/** A count against its total, or a percentage: how far a task got. */
+const COUNT_IN_LABEL = /(?<![\p{L}\d.-])\d+(?:\.\d+)?\s*(?:\/|／|of|out\s+of)\s*\d+(?![\d.])|(?<![\p{L}\d.-])\d+(?:\.\d+)?\s*%/giu;
+
 /** The label of the task a status line is about, as written: the head before a colon, past a generic one ("Status report: …"). */
 export function taskLabelText(text: string): string | null {
   let rest = text.trim();
@@ -574,7 +608,10 @@ export function taskLabelText(text: string): string | null {
     // (after an opener such as "quick one on the vans:" what follows is the message, not a label).
     const m = rest.match(reportHead ? /^([^:：,，\n]{2,48})[:：,，]\s*(.+)$/su : /^([^:：\n]{2,48})[:：]\s*(.+)$/su);
     if (!m) return null;
-    const label = (m[1] ?? "").trim();
+    // A count against its total inside the label is how far the task got, not which task: "Hull blocks 12/40:
+    // …", "外墙保温进度 60%：…" (examples in no case file) name the task without it.
+    const label = (m[1] ?? "").replace(COUNT_IN_LABEL, " ").replace(/\s+/g, " ").trim();
+    if (label.length === 0) return null;
     if (!GENERIC_LABEL.test(label)) return label;
     reportHead = /(?:report|update|周报|日报|汇报)$/iu.test(label);
     rest = m[2] ?? "";
@@ -956,8 +993,9 @@ export function modifiersDiffer(a: string, b: string): boolean {
  * number there is a value (progress, a count), not a name.
  */
 export function twoNamedThings(a: string, b: string): boolean {
-  const ta = contentTokens(withoutSpeaker(a)).filter((t) => !OWNER_WORDS.has(t));
-  const tb = contentTokens(withoutSpeaker(b)).filter((t) => !OWNER_WORDS.has(t));
+  // An aside in brackets after a name says where or what it is ("露娜（5 号栏）"), not how the sentence goes on.
+  const words = (text: string) => contentTokens(withoutSpeaker(text).replace(/[(（][^()（）]{0,40}[)）]/gu, " ")).filter((t) => !OWNER_WORDS.has(t));
+  const [ta, tb] = [words(a), words(b)];
   const [setA, setB] = [new Set(ta), new Set(tb)];
   let p = 0;
   while (p < ta.length && p < tb.length && ta[p] === tb[p]) p++;
@@ -983,17 +1021,46 @@ export function twoNamedThings(a: string, b: string): boolean {
     h !== null && span.every((t) => h.includes(t)) && h.every((t) => span.includes(t) || (other ?? []).includes(t));
   const [capsA, capsB] = [named(a), named(b)];
   const name = (span: string[], other: Set<string>, caps: Set<string>) =>
-    span.length > 0 && span.every((t) => !other.has(t) && !/\d/.test(t) && !WHEN_WORDS.has(t) && (/^[\u4e00-\u9fff]+$/u.test(t) || caps.has(t)));
+    span.length > 0 &&
+    !CJK_NOT_A_NAME.test(span.join("")) &&
+    span.every((t) => !other.has(t) && !/\d/.test(t) && !WHEN_WORDS.has(t) && (/^[\u4e00-\u9fff]+$/u.test(t) || caps.has(t)));
+  // Chinese is written without spaces: a name with no 的 after it runs into the next word, and the pair of characters
+  // across the join ("娜每" in "露娜每顿") belongs to neither.
+  const after = (span: string[], rest: string[]): string[] => {
+    const [first, last] = [rest[0], span[span.length - 1]];
+    return first !== undefined && last !== undefined && /^[\u4e00-\u9fff]{2}$/u.test(first) && last.endsWith(first[0] as string) ? rest.slice(1) : rest;
+  };
   // A name and its translation or abbreviation in the other script are one thing ("长距离课" / "LSD").
   const script = (span: string[]) => (span.every((t) => /^[\u4e00-\u9fff]+$/u.test(t)) ? "cjk" : span.every((t) => !/[\u4e00-\u9fff]/u.test(t)) ? "latin" : "mixed");
   for (let i = 1; i <= 6; i++) {
     for (let j = 1; j <= 6; j++) {
       if (!name(ta.slice(p, p + i), setB, capsA) || !name(tb.slice(p, p + j), setA, capsB) || [script(ta.slice(p, p + i)), script(tb.slice(p, p + j))].sort().join() === "cjk,latin") continue;
-      const [restA, restB] = [ta.slice(p + i), tb.slice(p + j)];
+      const [restA, restB] = [after(ta.slice(p, p + i), ta.slice(p + i)), after(tb.slice(p, p + j), tb.slice(p + j))];
       if (restA[0] === undefined || restA[0] !== restB[0]) continue;
       const shared = restA.filter((t) => restB.includes(t)).length;
       const [ra, rb] = [new Set(restA), new Set(restB)];
-      if (shared >= 2 && restA.some((t) => !rb.has(t)) && restB.some((t) => !ra.has(t))) return !(isHeading(ha, ta.slice(p, p + i), hb) || isHeading(hb, tb.slice(p, p + j), ha));
+      const [spanA, spanB] = [ta.slice(p, ta.length - restA.length), tb.slice(p, tb.length - restB.length)];
+      if (shared >= 2 && restA.some((t) => !rb.has(t)) && restB.some((t) => !ra.has(t))) return !(isHeading(ha, spanA, hb) || isHeading(hb, spanB, ha));
+    }
+  }
+  // In Chinese a name may come after where the thing is kept or whose it is ("2 号棚的阿福" / "小白（6 号棚）…"): the
+  // openings before the first words both go on with end in a short name each (after the last 的, without the aside),
+  // and the two names share no character.
+  if (!hasCjk(a) || !hasCjk(b)) return false;
+  const plain = (text: string) => withoutSpeaker(text).replace(/[(（][^()（）]{0,40}[)）]/gu, " ");
+  const head = (text: string, rest: string[]): string | null => {
+    const at = rest[0] === undefined ? -1 : plain(text).indexOf(rest[0]);
+    const h = at <= 0 ? "" : (plain(text).slice(0, at).split("的").pop() ?? "").trim();
+    return /^[\u4e00-\u9fff]{2,4}$/u.test(h) && !CJK_NOT_A_NAME.test(h) && !WHEN_WORDS.has(h) ? h : null;
+  };
+  for (let i = 1; i <= 16; i++) {
+    for (let j = 1; j <= 16; j++) {
+      const [restA, restB] = [after(ta.slice(0, i), ta.slice(i)), after(tb.slice(0, j), tb.slice(j))];
+      if (restA[0] === undefined || restA[0] !== restB[0] || !/^[\u4e00-\u9fff]+$/u.test(restA[0])) continue;
+      const [ra, rb] = [new Set(restA), new Set(restB)];
+      if (restA.filter((t) => rb.has(t)).length < 2 || !restA.some((t) => !rb.has(t)) || !restB.some((t) => !ra.has(t))) return false;
+      const [na, nb] = [head(a, restA), head(b, restB)];
+      return na !== null && nb !== null && ![...na].some((ch) => nb.includes(ch));
     }
   }
   return false;
@@ -1006,6 +1073,13 @@ export function twoNamedThings(a: string, b: string): boolean {
 export function codeWords(text: string): Set<string> {
   return new Set([...text.matchAll(/(?<![\p{L}\d])(?=[\p{L}-]*\p{L})(?=[\p{L}-]*\d)[\p{L}\d]+(?:-[\p{L}\d]+)+(?![\p{L}\d])/gu)].flatMap((m) => contentTokens(m[0])));
 }
+
+/**
+ * Words that open a Chinese statement without naming a thing: how usual or how exact it is, a change of value, what
+ * it goes by, or from when ("平时每车装 40 箱", "统一按 8 折算", "秋季学期起每班 30 人"). A statement opening with one
+ * gives its thing a value; it names no second thing.
+ */
+const CJK_NOT_A_NAME = /^(?:平时|平常|平日|通常|一般|大概|大约|差不多|统一|一律|如今|眼下|当前|仍然|依然|还是|全部|始终|一直|暂时|临时|改|换|调|降|涨|加|减|按|依|照)|(?:起|开始|以后|之后|后|以来)$/u;
 
 /** When something happened is no thing of its own: "this morning", "last week", "上周". */
 const WHEN_WORDS = new Set(
